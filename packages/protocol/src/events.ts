@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { ErrorCode } from './errors.js';
+import { FormQuestionsSchema, OptionsSchema } from './form.js';
+import {
+  ActionSchema,
+  AskerSchema,
+  ContextSchema,
+  DeadlinesSchema,
+  FormatSchema,
+  InquiryKindSchema,
+  type InquiryStatus,
+  type ResolvedBy,
+  ResponseSchema,
+} from './inquiry.js';
+import { LIMITS } from './limits.js';
+
+/** The inquiry as a device sees it (`inquiry:new`, `inquiry:updated`, `inquiry:sync`). */
+export const DeviceInquirySchema = z.object({
+  inquiryId: z.string(),
+  question: z.string(),
+  questions: FormQuestionsSchema.optional(),
+  format: FormatSchema,
+  options: OptionsSchema.optional(),
+  context: ContextSchema.optional(),
+  kind: InquiryKindSchema,
+  action: ActionSchema.optional(),
+  critical: z.boolean(),
+  defaultAnswer: ResponseSchema.optional(),
+  suggestedAnswer: ResponseSchema.optional(),
+  asker: AskerSchema,
+  createdAt: z.number(),
+  deadlines: DeadlinesSchema,
+  /** Server clock when this was sent, so a device can correct its countdown for skew. */
+  serverTime: z.number(),
+});
+export type DeviceInquiry = z.infer<typeof DeviceInquirySchema>;
+
+export interface InquiryResolvedEvent {
+  inquiryId: string;
+  status: InquiryStatus;
+  resolvedBy: ResolvedBy;
+}
+
+export interface InquirySyncEvent {
+  inquiries: DeviceInquiry[];
+  serverTime: number;
+}
+
+export const DeviceAnswerSchema = z.object({
+  inquiryId: z.string().min(1).max(100),
+  response: ResponseSchema,
+});
+export type DeviceAnswer = z.infer<typeof DeviceAnswerSchema>;
+
+export const DeviceInquiryRefSchema = z.object({ inquiryId: z.string().min(1).max(100) });
+export type DeviceInquiryRef = z.infer<typeof DeviceInquiryRefSchema>;
+
+export type DeviceAck =
+  | { ok: true; status: InquiryStatus }
+  | {
+      ok: false;
+      error: { code: ErrorCode; message: string };
+      status?: InquiryStatus;
+      resolvedBy?: ResolvedBy;
+    };
+
+export interface ServerToDeviceEvents {
+  'inquiry:new': (inquiry: DeviceInquiry) => void;
+  'inquiry:updated': (inquiry: DeviceInquiry) => void;
+  'inquiry:resolved': (event: InquiryResolvedEvent) => void;
+  'inquiry:sync': (event: InquirySyncEvent) => void;
+}
+
+export interface DeviceToServerEvents {
+  'inquiry:answer': (answer: DeviceAnswer, ack: (result: DeviceAck) => void) => void;
+  'inquiry:refuse': (ref: DeviceInquiryRef, ack: (result: DeviceAck) => void) => void;
+  'inquiry:timeout': (ref: DeviceInquiryRef, ack: (result: DeviceAck) => void) => void;
+}
+
+/** Handshake `auth` a device sends. */
+export const DeviceHandshakeSchema = z.object({
+  token: z.string().min(1),
+  deviceName: z.string().min(1).max(100).optional(),
+  /** A stable id the device keeps across reconnects; the socket id when absent. */
+  deviceId: z.string().min(1).max(100).optional(),
+});
+export type DeviceHandshake = z.infer<typeof DeviceHandshakeSchema>;
+
+export const SOCKET_PATH = '/socket.io';
+export const SOCKET_MAX_BUFFER_BYTES = LIMITS.socketBufferBytes;

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { FieldValueSchema, FormQuestionsSchema, OptionsSchema } from './form.js';
+import { LIMITS, utf8Bytes } from './limits.js';
+
+export const FormatSchema = z.enum(['text', 'markdown', 'form']);
+export type Format = z.infer<typeof FormatSchema>;
+
+export const InquiryKindSchema = z.enum(['question', 'approval']);
+export type InquiryKind = z.infer<typeof InquiryKindSchema>;
+
+/** The four ways an inquiry ends. */
+export const TerminalStatusSchema = z.enum(['answered', 'refused', 'timed_out', 'cancelled']);
+export type TerminalStatus = z.infer<typeof TerminalStatusSchema>;
+
+export const InquiryStatusSchema = z.enum(['pending', ...TerminalStatusSchema.options]);
+export type InquiryStatus = z.infer<typeof InquiryStatusSchema>;
+
+export const FallbackStrategySchema = z.enum([
+  'fail_closed',
+  'preset_text',
+  'default_answer',
+  'random',
+  'approve',
+  'agent',
+]);
+export type FallbackStrategy = z.infer<typeof FallbackStrategySchema>;
+
+export const FallbackSchema = z
+  .object({ onTimeout: FallbackStrategySchema.optional(), onRefusal: FallbackStrategySchema.optional() })
+  .strict();
+export type Fallback = z.infer<typeof FallbackSchema>;
+
+/** The exact call an approval gates, shown to the human verbatim. */
+export const ActionSchema = z.object({
+  server: z.string().min(1).max(200),
+  tool: z.string().min(1).max(200),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+});
+export type Action = z.infer<typeof ActionSchema>;
+
+/** A confidence is a finite number in 0..1; NaN, booleans and strings are invalid input. */
+export const ConfidenceSchema = z.number().min(0).max(1);
+
+/** What the decision agent sees: text, or a JSON object, at most 32 KB either way. */
+export const ContextSchema = z
+  .union([z.string(), z.record(z.string(), z.unknown())])
+  .refine(
+    (ctx) => utf8Bytes(typeof ctx === 'string' ? ctx : JSON.stringify(ctx)) <= LIMITS.contextBytes,
+    `context over ${LIMITS.contextBytes} bytes`,
+  );
+
+/** A human's response: text for a single question, an object keyed by question id for a form. */
+export const ResponseSchema = z.union([
+  z.string().max(LIMITS.answerChars),
+  z.record(z.string(), FieldValueSchema),
+]);
+export type InquiryResponse = z.infer<typeof ResponseSchema>;
+
+export const ResolvedByKindSchema = z.enum([
+  'human',
+  'device-timer',
+  'service-timer',
+  'agent',
+  'decision-agent',
+]);
+export type ResolvedByKind = z.infer<typeof ResolvedByKindSchema>;
+
+export const ResolvedBySchema = z.object({
+  kind: ResolvedByKindSchema,
+  deviceId: z.string().optional(),
+  deviceName: z.string().optional(),
+  strategy: FallbackStrategySchema.optional(),
+  rationale: z.string().optional(),
+  trigger: z.enum(['device-timer', 'service-timer', 'refusal']).optional(),
+});
+export type ResolvedBy = z.infer<typeof ResolvedBySchema>;
+
+/** Server-time deadlines (epoch ms) of the tiers. */
+export const DeadlinesSchema = z.object({
+  deviceAt: z.number(),
+  serviceAt: z.number(),
+  clientAt: z.number(),
+});
+export type Deadlines = z.infer<typeof DeadlinesSchema>;
+
+/** Who asked: the agent token's subject and name. */
+export const AskerSchema = z.object({ name: z.string().optional(), tokenSubject: z.string() });
+export type Asker = z.infer<typeof AskerSchema>;
+
+/** What the asker decided about the question; immutable once created. */
+export const InquiryContentSchema = z.object({
+  question: z.string().min(1).max(LIMITS.questionChars),
+  questions: FormQuestionsSchema.optional(),
+  format: FormatSchema,
+  defaultAnswer: ResponseSchema.optional(),
+  options: OptionsSchema.optional(),
+  context: ContextSchema.optional(),
+  kind: InquiryKindSchema,
+  action: ActionSchema.optional(),
+  critical: z.boolean(),
+  confidence: ConfidenceSchema.optional(),
+  fallback: FallbackSchema.optional(),
+});
+export type InquiryContent = z.infer<typeof InquiryContentSchema>;
+
+/** An inquiry as stored: content, identity, deadlines and (once ended) its resolution. */
+export const InquirySchema = InquiryContentSchema.extend({
+  inquiryId: z.string(),
+  userId: z.string(),
+  asker: AskerSchema,
+  idempotencyKey: z.string().optional(),
+  createdAt: z.number(),
+  deadlines: DeadlinesSchema,
+  suggestedAnswer: ResponseSchema.optional(),
+  status: InquiryStatusSchema,
+  answer: ResponseSchema.optional(),
+  resolvedBy: ResolvedBySchema.optional(),
+  resolvedAt: z.number().optional(),
+});
+export type Inquiry = z.infer<typeof InquirySchema>;
+
+/** What ends an inquiry: written once, by whoever wins. */
+export const ResolutionSchema = z.object({
+  status: TerminalStatusSchema,
+  answer: ResponseSchema.optional(),
+  resolvedBy: ResolvedBySchema,
+  resolvedAt: z.number(),
+});
+export type Resolution = z.infer<typeof ResolutionSchema>;

@@ -1,0 +1,30 @@
+/** Size limits shared by every boundary. Changing one changes the contract. */
+export const LIMITS = {
+  /** `question` text, in characters. */
+  questionChars: 8192,
+  /** A single form prompt, in characters. */
+  promptChars: 2000,
+  /** Questions in one structured form. */
+  questions: 50,
+  /** Choices on one question. */
+  options: 100,
+  /** One choice label, in characters. */
+  optionChars: 500,
+  /** `context`, in bytes of UTF-8 (JSON-encoded when it is an object). */
+  contextBytes: 32 * 1024,
+  /** `idempotencyKey`, in characters. */
+  idempotencyKeyChars: 255,
+  /** A text answer, in characters. */
+  answerChars: 8192,
+  /** Request body on `/mcp` and REST, in bytes. */
+  bodyBytes: 256 * 1024,
+  /** Socket.IO `maxHttpBufferSize`, in bytes. */
+  socketBufferBytes: 64 * 1024,
+  /** Page size for lists. */
+  pageSize: 200,
+} as const;
+
+/** Bytes of a string once UTF-8 encoded (browser-safe). */
+export function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
+}
