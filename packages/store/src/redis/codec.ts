@@ -1,0 +1,63 @@
+import type { Inquiry, InquiryStatus, Resolution } from '@hitl/protocol';
+import { pickResolution } from '../resolution.js';
+import type { NewInquiry } from '../store.js';
+
+/** The inquiry hash's fields, in the order every read (HMGET and the scripts) returns them. */
+export const HASH_FIELDS = ['inquiry', 'status', 'resolution', 'suggested'] as const;
+
+/** How a new inquiry is written: the immutable part and the (mutable) suggested answer. */
+export interface EncodedInquiry {
+  inquiry: string;
+  /** JSON, or '' for none. */
+  suggested: string;
+}
+
+export function encodeNew(input: NewInquiry, inquiryId: string): EncodedInquiry {
+  const { suggestedAnswer, ...rest } = input;
+  return {
+    inquiry: JSON.stringify({ ...rest, inquiryId }),
+    suggested: suggestedAnswer === undefined ? '' : JSON.stringify(suggestedAnswer),
+  };
+}
+
+export function encodeResolution(resolution: Resolution): string {
+  return JSON.stringify(pickResolution(resolution));
+}
+
+/** An inquiry from its hash fields (as in {@link HASH_FIELDS}); null when the hash is missing. */
+export function decodeFields(fields: readonly (string | null)[]): Inquiry | null {
+  const [inquiry, status, resolution, suggested] = fields;
+  if (!inquiry || !status) return null;
+  return assemble(
+    JSON.parse(inquiry),
+    status as InquiryStatus,
+    resolution ? JSON.parse(resolution) : null,
+    suggested ? JSON.parse(suggested) : undefined,
+  );
+}
+
+/** The resolved inquiry a resolve-2.lua message carries; null for a message this store did not send. */
+export function decodeMessage(message: string): Inquiry | null {
+  try {
+    const { inquiry, resolution, suggested } = JSON.parse(message) as {
+      inquiry?: Inquiry;
+      resolution?: Resolution;
+      suggested?: Inquiry['suggestedAnswer'] | null;
+    };
+    if (!inquiry?.inquiryId || !resolution?.status) return null;
+    return assemble(inquiry, resolution.status, resolution, suggested ?? undefined);
+  } catch {
+    return null;
+  }
+}
+
+function assemble(
+  created: Inquiry,
+  status: InquiryStatus,
+  resolution: Resolution | null,
+  suggestedAnswer: Inquiry['suggestedAnswer'],
+): Inquiry {
+  const inquiry: Inquiry = { ...created, status };
+  if (suggestedAnswer !== undefined) inquiry.suggestedAnswer = suggestedAnswer;
+  return resolution ? { ...inquiry, ...pickResolution(resolution) } : inquiry;
+}

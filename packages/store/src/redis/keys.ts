@@ -1,0 +1,50 @@
+/**
+ * Every Redis key and channel name the store uses, built in this one place.
+ *
+ * Hash tags (`{...}`) keep keys that one script touches in one Cluster slot: an inquiry's hash and
+ * its events share `{<id>}`; a user's idempotency keys and sets share `{u:<userId>}`. Global keys
+ * are each touched alone.
+ */
+export interface StoreKeys {
+  /**
+   * Hash: `inquiry` (immutable JSON as created), `status`, `resolution` (JSON), `suggested` (JSON),
+   * and the tokens of the calls that created and resolved it (`createOp`, `resolveOp`).
+   */
+  inquiry(inquiryId: string): string;
+  /** Stream of the inquiry's events (`created`, `resolved`). */
+  events(inquiryId: string): string;
+  /** String: the inquiry id this user's idempotency key names. */
+  idempotency(userId: string, idempotencyKey: string): string;
+  /** Sorted set (score 0, lex order = creation order): the user's pending inquiry ids. */
+  userPending(userId: string): string;
+  /** Sorted set (score 0, lex order): all the user's inquiry ids. */
+  userAll(userId: string): string;
+  /** Sorted set (score 0, lex order): every inquiry id, for ops listings. */
+  all: string;
+  /** Sorted set (score 0, lex order): every pending inquiry id, for ops listings. */
+  pending: string;
+  /** Sorted set scored by service deadline (epoch ms): pending inquiry ids, for the timers. */
+  deadlines: string;
+  /** Pub/sub channel carrying each resolution once. */
+  resolvedChannel: string;
+}
+
+/**
+ * Key names under `prefix` (e.g. `hitl:`).
+ * @throws when the prefix holds `{` or `}`, which would break the hash tags.
+ */
+export function storeKeys(prefix: string): StoreKeys {
+  if (/[{}]/.test(prefix)) throw new Error(`Redis key prefix must not contain "{" or "}": ${prefix}`);
+  const user = (userId: string) => `${prefix}user:{u:${userId}}`;
+  return {
+    inquiry: (inquiryId) => `${prefix}inq:{${inquiryId}}`,
+    events: (inquiryId) => `${prefix}inq:{${inquiryId}}:events`,
+    idempotency: (userId, idempotencyKey) => `${user(userId)}:idem:${idempotencyKey}`,
+    userPending: (userId) => `${user(userId)}:pending`,
+    userAll: (userId) => `${user(userId)}:all`,
+    all: `${prefix}all`,
+    pending: `${prefix}pending`,
+    deadlines: `${prefix}deadlines`,
+    resolvedChannel: `${prefix}resolved`,
+  };
+}

@@ -1,0 +1,117 @@
+import type { Inquiry, Page } from '@hitl/protocol';
+import type { Cluster, Redis } from 'ioredis';
+import { inquiryIdTime } from '../ids.js';
+import type { ListOptions } from '../store.js';
+import { decodeFields, HASH_FIELDS } from './codec.js';
+import type { StoreKeys } from './keys.js';
+
+/** What the read paths need from the store. */
+export interface ReadContext {
+  redis: Redis | Cluster;
+  keys: StoreKeys;
+  now: () => number;
+}
+
+/**
+ * A set member whose hash is missing is dropped only once its id is older than this: create adds
+ * the id to the user's sets (reserve-3) a moment before it writes the hash (create-2).
+ */
+const MISSING_GRACE_MS = 60_000;
+
+export async function readInquiry(ctx: ReadContext, inquiryId: string): Promise<Inquiry | null> {
+  return decodeFields(await ctx.redis.hmget(ctx.keys.inquiry(inquiryId), ...HASH_FIELDS));
+}
+
+/**
+ * One page, newest first. Set members are hints, the hash is the truth: members whose hash is gone
+ * (expired) or no longer pending (in a pending set) are skipped and removed in passing.
+ */
+export async function listPage(ctx: ReadContext, options: ListOptions): Promise<Page<Inquiry>> {
+  const { redis, keys } = ctx;
+  const { userId, limit } = options;
+  const pendingOnly = options.status === 'pending';
+  const setKey =
+    userId === undefined
+      ? pendingOnly
+        ? keys.pending
+        : keys.all
+      : pendingOnly
+        ? keys.userPending(userId)
+        : keys.userAll(userId);
+  const wanted = limit + 1; // one more than a page tells whether another page exists
+  const found: Inquiry[] = [];
+  let max = options.cursor === undefined ? '+' : `(${options.cursor}`;
+  for (;;) {
+    const batch = wanted - found.length;
+    const ids = await redis.zrevrangebylex(setKey, max, '-', 'LIMIT', 0, batch);
+    const inquiries = await Promise.all(ids.map((id) => readInquiry(ctx, id)));
+    const stale: string[] = [];
+    ids.forEach((id, index) => {
+      const inquiry = inquiries[index] ?? null;
+      if (inquiry && (!pendingOnly || inquiry.status === 'pending')) found.push(inquiry);
+      else if (isStale(ctx, id, inquiry)) stale.push(id);
+    });
+    removeStale(ctx, setKey, stale);
+    const last = ids.at(-1);
+    if (found.length >= wanted || ids.length < batch || last === undefined) break;
+    max = `(${last}`;
+  }
+  const items = found.slice(0, limit);
+  const lastItem = items.at(-1);
+  return { items, nextCursor: found.length > limit && lastItem ? lastItem.inquiryId : null };
+}
+
+/** The user's pending inquiries, counted from their hashes. */
+export async function countPending(ctx: ReadContext, userId: string): Promise<number> {
+  const setKey = ctx.keys.userPending(userId);
+  const { pending, stale } = await sortByStatus(ctx, await ctx.redis.zrange(setKey, '0', '-1'));
+  removeStale(ctx, setKey, stale);
+  return pending.length;
+}
+
+/**
+ * Removes the members of the user's pending set that are no longer pending (a resolve whose
+ * clean-up failed, an expired inquiry), so they stop counting against the cap. Returns how many went.
+ */
+export async function prunePending(ctx: ReadContext, userId: string): Promise<number> {
+  const setKey = ctx.keys.userPending(userId);
+  const { stale } = await sortByStatus(ctx, await ctx.redis.zrange(setKey, '0', '-1'));
+  return stale.length === 0 ? 0 : ctx.redis.zrem(setKey, ...stale);
+}
+
+/** Pending inquiries whose service deadline is at or before `now`, earliest deadline first. */
+export async function listDue(ctx: ReadContext, now: number, limit: number): Promise<string[]> {
+  const { redis, keys } = ctx;
+  const ids = await redis.zrangebyscore(keys.deadlines, '-inf', now, 'LIMIT', 0, limit);
+  const { pending, stale } = await sortByStatus(ctx, ids);
+  removeStale(ctx, keys.deadlines, stale);
+  return pending;
+}
+
+/** Splits set members by their hash: pending ones (in order), stale ones, and the rest (left alone). */
+async function sortByStatus(
+  ctx: ReadContext,
+  ids: string[],
+): Promise<{ pending: string[]; stale: string[] }> {
+  const statuses = await Promise.all(ids.map((id) => ctx.redis.hget(ctx.keys.inquiry(id), 'status')));
+  const pending: string[] = [];
+  const stale: string[] = [];
+  ids.forEach((id, index) => {
+    const status = statuses[index] ?? null;
+    if (status === 'pending') pending.push(id);
+    else if (status !== null || isStale(ctx, id, null)) stale.push(id);
+  });
+  return { pending, stale };
+}
+
+function isStale(ctx: ReadContext, inquiryId: string, inquiry: Inquiry | null): boolean {
+  if (inquiry) return true; // present but not pending: it can never be pending again
+  const createdAt = inquiryIdTime(inquiryId);
+  return createdAt === undefined || ctx.now() - createdAt > MISSING_GRACE_MS;
+}
+
+function removeStale(ctx: ReadContext, setKey: string, ids: string[]): void {
+  if (ids.length === 0) return;
+  // Best effort: a member left behind is skipped again next time.
+  ctx.redis.zrem(setKey, ...ids).catch(() => {});
+}

@@ -1,0 +1,163 @@
+import type { Inquiry, Page, Resolution } from '@hitl/protocol';
+import type { Cluster, Redis } from 'ioredis';
+import { DEFAULT_RETENTION_MS } from '../defaults.js';
+import { ResolvedListeners } from '../listeners.js';
+import type {
+  CreateOptions,
+  CreateResult,
+  InquiryStore,
+  ListOptions,
+  NewInquiry,
+  ResolvedListener,
+  ResolveResult,
+  WaitOptions,
+} from '../store.js';
+import { InFlight, Waiters, waitForResolution } from '../waiters.js';
+import { openClient } from './connection.js';
+import { type StoreKeys, storeKeys } from './keys.js';
+import { countPending, listDue, listPage, readInquiry } from './listing.js';
+import { ResolutionFeed } from './resolution-feed.js';
+import { defineScripts } from './scripts.js';
+import { createInquiry, resolveInquiry, suggestAnswer, type WriteContext } from './writes.js';
+
+/** Options of {@link RedisInquiryStore}. */
+export interface RedisStoreOptions {
+  /**
+   * A client the caller owns (a `Redis` or a `Cluster`; the store registers its Lua commands on it
+   * and never closes it), or a URL for a client the store opens and closes itself.
+   */
+  redis: Redis | Cluster | string;
+  /** Prepended to every key and channel; must not contain `{` or `}`. Default `hitl:`. */
+  prefix?: string;
+  /** How long an ended inquiry is kept, in ms (default 7 days); a pending one: its service deadline plus this. */
+  retentionMs?: number;
+  /** The clock (epoch ms) used for key TTLs; defaults to `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * The distributed store: inquiries in Redis (or a Redis Cluster), shared by every node. Creating and
+ * resolving are Lua scripts (src/lua), so the first answer wins atomically; resolutions reach every
+ * node over one pub/sub subscription per store instance, and waiters re-read state after any
+ * reconnect because pub/sub is at-most-once.
+ *
+ * @example
+ * const store = new RedisInquiryStore({ redis: process.env.REDIS_URL!, prefix: 'hitl:' });
+ * const inquiry = await store.waitForResolution(inquiryId, { signal, deadline });
+ * await store.close();
+ */
+export class RedisInquiryStore implements InquiryStore {
+  private readonly redis: Redis | Cluster;
+  private readonly ownsClient: boolean;
+  private readonly keys: StoreKeys;
+  private readonly now: () => number;
+  private readonly ctx: WriteContext;
+  private readonly feed: ResolutionFeed;
+  private readonly waiters = new Waiters();
+  private readonly listeners = new ResolvedListeners();
+  private readonly inFlight = new InFlight();
+
+  constructor(options: RedisStoreOptions) {
+    this.ownsClient = typeof options.redis === 'string';
+    this.redis = typeof options.redis === 'string' ? openClient(options.redis) : options.redis;
+    this.keys = storeKeys(options.prefix ?? 'hitl:');
+    this.now = options.now ?? Date.now;
+    const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.ctx = { redis: this.redis, keys: this.keys, now: this.now, retentionMs };
+    defineScripts(this.redis);
+    this.feed = new ResolutionFeed(this.redis, this.keys.resolvedChannel, {
+      resolved: (inquiry) => {
+        this.waiters.wake(inquiry);
+        this.listeners.emit(inquiry);
+      },
+      resubscribed: () => this.recheckWaiters(),
+    });
+    // Subscribe now so onResolved hears resolutions without a waiter; a failure is retried by the
+    // first waitForResolution and on every reconnect.
+    this.feed.ready().catch(() => {});
+  }
+
+  create(input: NewInquiry, options: CreateOptions = {}): Promise<CreateResult> {
+    return createInquiry(this.ctx, input, options);
+  }
+
+  get(inquiryId: string): Promise<Inquiry | null> {
+    return readInquiry(this.ctx, inquiryId);
+  }
+
+  async getByKey(userId: string, idempotencyKey: string): Promise<Inquiry | null> {
+    const inquiryId = await this.redis.get(this.keys.idempotency(userId, idempotencyKey));
+    return inquiryId === null ? null : this.get(inquiryId);
+  }
+
+  list(options: ListOptions): Promise<Page<Inquiry>> {
+    return listPage(this.ctx, options);
+  }
+
+  countPending(userId: string): Promise<number> {
+    return countPending(this.ctx, userId);
+  }
+
+  countAllPending(): Promise<number> {
+    return this.ctx.redis.zcard(this.ctx.keys.pending);
+  }
+
+  resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult> {
+    return resolveInquiry(this.ctx, inquiryId, resolution);
+  }
+
+  suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean> {
+    return suggestAnswer(this.ctx, inquiryId, suggestedAnswer);
+  }
+
+  waitForResolution(inquiryId: string, options: WaitOptions = {}): Promise<Inquiry | null> {
+    return this.inFlight.track(
+      waitForResolution(this.waiters, inquiryId, options, this.now, async (id) => {
+        // Live subscription before the read: a resolution published after the read still arrives.
+        await this.feed.ready();
+        return this.get(id);
+      }),
+    );
+  }
+
+  listDue(now: number, limit: number): Promise<string[]> {
+    return listDue(this.ctx, now, limit);
+  }
+
+  onResolved(listener: ResolvedListener): () => void {
+    return this.listeners.add(listener);
+  }
+
+  async ping(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Redis did not answer PING within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      await Promise.race([this.redis.ping(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Releases every waiter (each returns the state it reads), then closes the connections the store opened. */
+  async close(): Promise<void> {
+    this.waiters.wakeAll();
+    await this.inFlight.settle();
+    await this.feed.close();
+    if (this.ownsClient) await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** After a resubscribe: wake every waiter whose inquiry ended while the subscription was down. */
+  private async recheckWaiters(): Promise<void> {
+    await Promise.all(
+      this.waiters.ids().map(async (id) => {
+        const inquiry = await this.get(id).catch(() => null);
+        if (inquiry && inquiry.status !== 'pending') this.waiters.wake(inquiry);
+      }),
+    );
+  }
+}

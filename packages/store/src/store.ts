@@ -1,0 +1,73 @@
+import type { Inquiry, Page, Resolution } from '@hitl/protocol';
+
+/** What a caller hands the store to create an inquiry (the store fills status). */
+export type NewInquiry = Omit<Inquiry, 'status' | 'answer' | 'resolvedBy' | 'resolvedAt'>;
+
+export interface CreateOptions {
+  /** Pending inquiries one user may hold; 0 or undefined means no cap. */
+  maxPendingPerUser?: number;
+}
+
+export type CreateResult =
+  /** `created` is false when the idempotency key (per user) already named an inquiry: that one is returned. */
+  | { kind: 'ok'; inquiry: Inquiry; created: boolean }
+  /** The user already holds `maxPendingPerUser` pending inquiries; nothing was created. */
+  | { kind: 'limit'; pending: number };
+
+export type ResolveResult =
+  /** This call ended the inquiry. */
+  | { kind: 'won'; inquiry: Inquiry }
+  /** Someone else ended it first; `inquiry` carries their resolution. */
+  | { kind: 'lost'; inquiry: Inquiry }
+  | { kind: 'not_found' };
+
+export interface WaitOptions {
+  /** Releases the waiter (without resolving anything) when aborted. */
+  signal?: AbortSignal;
+  /** Epoch ms after which the waiter is released (without resolving anything). */
+  deadline?: number;
+}
+
+export interface ListOptions {
+  /** Only this user's inquiries; all users when undefined (ops). */
+  userId?: string;
+  status: 'pending' | 'all';
+  limit: number;
+  cursor?: string;
+}
+
+/** A resolution as it reaches every node (one event per inquiry, at most once per node). */
+export type ResolvedListener = (inquiry: Inquiry) => void;
+
+/**
+ * Where inquiries live. The memory store serves one node; the Redis store lets many nodes share
+ * inquiries. Both pass `runStoreContract`.
+ */
+export interface InquiryStore {
+  /** Creates an inquiry, or returns the one this user's idempotency key already names. */
+  create(inquiry: NewInquiry, options?: CreateOptions): Promise<CreateResult>;
+  get(inquiryId: string): Promise<Inquiry | null>;
+  getByKey(userId: string, idempotencyKey: string): Promise<Inquiry | null>;
+  /** Newest first. The cursor is opaque. */
+  list(options: ListOptions): Promise<Page<Inquiry>>;
+  countPending(userId: string): Promise<number>;
+  /** Pending inquiries of all users (for the metrics gauge; may briefly count a just-resolved one). */
+  countAllPending(): Promise<number>;
+  /** Ends a pending inquiry; exactly one of any number of concurrent calls wins. */
+  resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult>;
+  /** Attaches a suggested answer to a pending inquiry; false when it is no longer pending. */
+  suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean>;
+  /**
+   * Waits until the inquiry is resolved, the signal aborts or the deadline passes, then returns its
+   * current state (still `pending` in the last two cases; `null` when it does not exist).
+   * A resolution that lands while the waiter is being set up is never missed.
+   */
+  waitForResolution(inquiryId: string, options?: WaitOptions): Promise<Inquiry | null>;
+  /** Ids of pending inquiries whose service deadline is at or before `now`, oldest first. */
+  listDue(now: number, limit: number): Promise<string[]>;
+  /** Every resolution, from any node sharing this store. Returns the unsubscribe function. */
+  onResolved(listener: ResolvedListener): () => void;
+  /** Resolves within `timeoutMs` or throws: the readiness probe. */
+  ping(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,163 @@
+import type { Inquiry } from '@hitl/protocol';
+import { describe, expect, it } from 'vitest';
+import { answered, createNew, eventually, type MakeStore, peerOf, sleep, timedOut } from './fixtures.js';
+
+/** First answer wins, and resolutions reach every node once. */
+export function resolveContract(open: MakeStore): void {
+  describe('resolve', () => {
+    it('lets exactly one of 100 concurrent resolves win; the rest learn the winner', async () => {
+      const fixture = await open();
+      const stores = [fixture.store, await peerOf(fixture)];
+      const inquiry = await createNew(fixture.store, { idempotencyKey: 'contested' });
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          stores[i % 2]!.resolve(inquiry.inquiryId, answered(`answer ${i}`, `device-${i}`)),
+        ),
+      );
+      const won = results.filter((r) => r.kind === 'won');
+      expect(won).toHaveLength(1);
+      const winner = won[0]!.kind === 'won' ? won[0]!.inquiry : undefined;
+      expect(winner).toMatchObject({ status: 'answered', inquiryId: inquiry.inquiryId });
+      for (const result of results) {
+        expect(result.kind === 'won' || result.kind === 'lost').toBe(true);
+        if (result.kind !== 'not_found') expect(result.inquiry).toEqual(winner);
+      }
+      expect(await fixture.store.get(inquiry.inquiryId)).toEqual(winner);
+      expect(await fixture.store.countPending('user-a')).toBe(0);
+      expect(await fixture.store.getByKey('user-a', 'contested')).toEqual(winner);
+    });
+
+    it('answers not_found for an unknown inquiry', async () => {
+      const { store } = await open();
+      expect(await store.resolve('01ARZ3NDEKTSV4RRFFQ69G5FAV', answered('M'))).toEqual({ kind: 'not_found' });
+    });
+
+    it('never flips an ended inquiry', async () => {
+      const { store } = await open();
+      const inquiry = await createNew(store);
+      const first = await store.resolve(inquiry.inquiryId, answered('M'));
+      expect(first).toMatchObject({ kind: 'won', inquiry: { status: 'answered', answer: 'M' } });
+      const second = await store.resolve(inquiry.inquiryId, timedOut());
+      expect(second).toMatchObject({ kind: 'lost', inquiry: { status: 'answered', answer: 'M' } });
+      expect(await store.get(inquiry.inquiryId)).toMatchObject({
+        status: 'answered',
+        answer: 'M',
+        resolvedBy: { kind: 'human', deviceId: 'device-1' },
+      });
+    });
+
+    it('fires onResolved once per resolution on every instance', async () => {
+      const fixture = await open();
+      const peer = await peerOf(fixture);
+      const heard = new Map<string, string[]>([
+        ['store', []],
+        ['peer', []],
+      ]);
+      const stopStore = fixture.store.onResolved((i) => heard.get('store')!.push(i.inquiryId));
+      if (fixture.peer) peer.onResolved((i) => heard.get('peer')!.push(i.inquiryId));
+      const inquiries = await Promise.all(Array.from({ length: 5 }, () => createNew(fixture.store)));
+      await Promise.all(
+        inquiries.flatMap((inquiry) =>
+          Array.from({ length: 4 }, (_, i) =>
+            (i % 2 ? peer : fixture.store).resolve(inquiry.inquiryId, answered('x')),
+          ),
+        ),
+      );
+      const expected = inquiries.map((i) => i.inquiryId).sort();
+      await eventually(
+        () => heard.get('store')!.length >= 5 && (!fixture.peer || heard.get('peer')!.length >= 5),
+      );
+      await sleep(100); // time for a duplicate to show up
+      expect([...heard.get('store')!].sort()).toEqual(expected);
+      if (fixture.peer) expect([...heard.get('peer')!].sort()).toEqual(expected);
+      stopStore();
+      const late = await createNew(fixture.store);
+      await fixture.store.resolve(late.inquiryId, answered('y'));
+      await sleep(100);
+      expect(heard.get('store')).toHaveLength(5);
+    });
+  });
+
+  describe('waitForResolution', () => {
+    it('wakes on a resolution made by another instance', async () => {
+      const fixture = await open();
+      const peer = await peerOf(fixture);
+      const inquiry = await createNew(fixture.store);
+      const waiting = fixture.store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 5000 });
+      await sleep(50);
+      await peer.resolve(inquiry.inquiryId, answered('L'));
+      const started = Date.now();
+      expect(await waiting).toMatchObject({ status: 'answered', answer: 'L' });
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it('returns at once for an ended inquiry, and null for an unknown one', async () => {
+      const { store } = await open();
+      const inquiry = await createNew(store);
+      await store.resolve(inquiry.inquiryId, timedOut());
+      expect(await store.waitForResolution(inquiry.inquiryId)).toMatchObject({ status: 'timed_out' });
+      expect(await store.waitForResolution('01ARZ3NDEKTSV4RRFFQ69G5FAV')).toBeNull();
+    });
+
+    it('releases on abort without resolving', async () => {
+      const { store } = await open();
+      const inquiry = await createNew(store);
+      const controller = new AbortController();
+      const waiting = store.waitForResolution(inquiry.inquiryId, { signal: controller.signal });
+      await sleep(50);
+      controller.abort();
+      expect(await waiting).toMatchObject({ status: 'pending' });
+      expect(await store.get(inquiry.inquiryId)).toMatchObject({ status: 'pending' });
+      const aborted = AbortSignal.abort();
+      expect(await store.waitForResolution(inquiry.inquiryId, { signal: aborted })).toMatchObject({
+        status: 'pending',
+      });
+    });
+
+    it('releases at the deadline without resolving', async () => {
+      const { store } = await open();
+      const inquiry = await createNew(store);
+      const started = Date.now();
+      const result = await store.waitForResolution(inquiry.inquiryId, { deadline: started + 150 });
+      expect(result).toMatchObject({ status: 'pending' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      expect(await store.waitForResolution(inquiry.inquiryId, { deadline: started - 10 })).toMatchObject({
+        status: 'pending',
+      });
+    });
+
+    it('never misses a resolution that lands while the waiter is being set up', async () => {
+      const fixture = await open();
+      const peer = await peerOf(fixture);
+      const rounds = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          const inquiry = await createNew(fixture.store);
+          const started = Date.now();
+          // A missed wake-up would only end at the deadline (and then read the answer): time it.
+          const [waited] = await Promise.all([
+            fixture.store.waitForResolution(inquiry.inquiryId, { deadline: started + 5000 }),
+            sleep(i % 4).then(() => peer.resolve(inquiry.inquiryId, answered(`r${i}`))),
+          ]);
+          return { waited, tookMs: Date.now() - started };
+        }),
+      );
+      for (const [i, { waited, tookMs }] of rounds.entries()) {
+        expect(waited).toMatchObject({ status: 'answered', answer: `r${i}` });
+        expect(tookMs).toBeLessThan(3000);
+      }
+    });
+
+    it('wakes every waiter of one inquiry, and close releases the rest', async () => {
+      const { store } = await open();
+      const inquiry = await createNew(store);
+      const other = await createNew(store);
+      const waits = Array.from({ length: 3 }, () => store.waitForResolution(inquiry.inquiryId));
+      const held = store.waitForResolution(other.inquiryId);
+      await sleep(50);
+      await store.resolve(inquiry.inquiryId, answered('S'));
+      for (const waited of await Promise.all(waits)) expect(waited).toMatchObject({ status: 'answered' });
+      await store.close();
+      expect((await held) as Inquiry).toMatchObject({ status: 'pending' });
+    });
+  });
+}

@@ -1,0 +1,80 @@
+import type { Resolution } from '@hitl/protocol';
+import { newInquiryId } from '../ids.js';
+import type { InquiryStore, NewInquiry } from '../store.js';
+
+/** What a contract run gets from the store under test. */
+export interface StoreFixture {
+  /** A fresh store, sharing no data with any other fixture. */
+  store: InquiryStore;
+  /**
+   * Another store instance on its own connection over the same data (a second node). Absent for a
+   * single-node store; the contract then uses `store` where it would use a peer.
+   */
+  peer?: () => Promise<InquiryStore>;
+  /** Moves the store's clock forward (a fake clock); absent when the store runs on real time. */
+  advanceClock?: (ms: number) => void;
+  /** Closes the store and every peer, and deletes what they wrote. */
+  cleanup(): Promise<void>;
+}
+
+/** Options the contract asks a fresh store for. */
+export interface MakeStoreOptions {
+  retentionMs?: number;
+}
+
+/** Makes a fresh, isolated store for one test. */
+export type MakeStore = (options?: MakeStoreOptions) => Promise<StoreFixture>;
+
+/** A valid new inquiry for `user-a`, due in 50 s, with the overrides applied. */
+export function sampleInquiry(overrides: Partial<NewInquiry> = {}): NewInquiry {
+  const now = Date.now();
+  return {
+    inquiryId: newInquiryId(),
+    userId: 'user-a',
+    asker: { tokenSubject: 'agent-1', name: 'contract agent' },
+    question: 'Which size?',
+    format: 'text',
+    kind: 'question',
+    critical: false,
+    options: ['S', 'M', 'L'],
+    context: { basket: ['shirt'] },
+    createdAt: now,
+    deadlines: { deviceAt: now + 30_000, serviceAt: now + 50_000, clientAt: now + 90_000 },
+    ...overrides,
+  };
+}
+
+/** A human's answer from a named device. */
+export function answered(answer: string, deviceId = 'device-1'): Resolution {
+  return { status: 'answered', answer, resolvedBy: { kind: 'human', deviceId }, resolvedAt: Date.now() };
+}
+
+export function timedOut(): Resolution {
+  return { status: 'timed_out', resolvedBy: { kind: 'service-timer' }, resolvedAt: Date.now() };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `check` until it returns true or `timeoutMs` passes. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(10);
+  }
+}
+
+/** Creates an inquiry that must be new, and returns it. */
+export async function createNew(store: InquiryStore, overrides: Partial<NewInquiry> = {}) {
+  const result = await store.create(sampleInquiry(overrides));
+  if (result.kind !== 'ok' || !result.created)
+    throw new Error(`expected a new inquiry, got ${JSON.stringify(result)}`);
+  return result.inquiry;
+}
+
+/** The peer when there is one, else the store itself. */
+export async function peerOf(fixture: StoreFixture): Promise<InquiryStore> {
+  return fixture.peer ? fixture.peer() : fixture.store;
+}

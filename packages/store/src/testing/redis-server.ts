@@ -1,0 +1,134 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/** Options of {@link startRedisServer}. */
+export interface RedisServerOptions {
+  /** Turn on the append-only file, so data survives `restart()` and `kill()` (fault tests). */
+  appendonly?: boolean;
+}
+
+/** A Redis server for tests. */
+export interface TestRedisServer {
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM) and removes its data directory; a no-op with `REDIS_URL`. */
+  stop(): Promise<void>;
+  /** Stops and starts it again on the same port and data directory. */
+  restart(): Promise<void>;
+  /** Kills it (SIGKILL), as a crash would; `restart()` brings it back. */
+  kill(): Promise<void>;
+}
+
+const NOT_FOUND =
+  'redis-server not found on PATH: install it (apt-get install redis-server) or set REDIS_URL';
+
+/**
+ * Starts `redis-server` from PATH on a free loopback port and resolves once it answers PING; with
+ * `REDIS_URL` set, uses that server instead (nothing is spawned and `stop()` does nothing).
+ *
+ * @example
+ * const server = await startRedisServer();
+ * const store = new RedisInquiryStore({ redis: server.url, prefix: `test:${randomUUID()}:` });
+ * await server.stop();
+ */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<TestRedisServer> {
+  const external = process.env.REDIS_URL;
+  if (external) return externalServer(external);
+  const binary = findOnPath('redis-server');
+  if (!binary) throw new Error(NOT_FOUND);
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'hitl-redis-'));
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir];
+  args.push('--appendonly', options.appendonly ? 'yes' : 'no');
+  let child = await launch(binary, args, port);
+  const halt = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      await halt('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async restart() {
+      await halt('SIGTERM');
+      child = await launch(binary, args, port);
+    },
+    async kill() {
+      await halt('SIGKILL');
+    },
+  };
+}
+
+function externalServer(url: string): TestRedisServer {
+  const unsupported = async () => {
+    throw new Error('restart() and kill() need a spawned redis-server; unset REDIS_URL');
+  };
+  return {
+    url,
+    port: Number(new URL(url).port || 6379),
+    stop: async () => {},
+    restart: unsupported,
+    kill: unsupported,
+  };
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+async function launch(binary: string, args: string[], port: number): Promise<ChildProcess> {
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${stderr.trim()}`);
+    if (await answersPing(port)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`redis-server did not answer PING on port ${port} within 10 s`);
+}
+
+/** One raw PING, so no client library connection outlives the check. */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(String(data).startsWith('+PONG')));
+  });
+}

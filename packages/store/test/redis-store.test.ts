@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { ulid } from 'ulid';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RedisInquiryStore } from '../src/index.js';
+import { storeKeys } from '../src/redis/keys.js';
+import {
+  answered,
+  eventually,
+  sampleInquiry,
+  sleep,
+  startRedisServer,
+  type TestRedisServer,
+} from '../src/testing/index.js';
+import { deletePrefix } from './redis-helpers.js';
+
+let server: TestRedisServer;
+let admin: Redis;
+const cleanups: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  admin = new Redis(server.url);
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(async () => {
+  await admin?.quit();
+  await server?.stop();
+});
+
+/** A store on its own client, under a fresh prefix, removed after the test. */
+function openStore(options: { retentionMs?: number; reconnectDelayMs?: number } = {}) {
+  const prefix = `test:${randomUUID()}:`;
+  const redis = new Redis(server.url, {
+    maxRetriesPerRequest: 2,
+    // The store's subscriber is a duplicate(), so it reconnects on this schedule too.
+    ...(options.reconnectDelayMs === undefined ? {} : { retryStrategy: () => options.reconnectDelayMs }),
+  });
+  const store = new RedisInquiryStore({ redis, prefix, retentionMs: options.retentionMs });
+  cleanups.push(async () => {
+    await store.close();
+    await deletePrefix(server.url, prefix);
+    await redis.quit();
+  });
+  return { store, redis, prefix, keys: storeKeys(prefix) };
+}
+
+/** The part of a key Redis Cluster hashes to pick its slot. */
+function hashTag(key: string): string {
+  const open = key.indexOf('{');
+  const close = key.indexOf('}', open + 1);
+  return open >= 0 && close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+describe('RedisInquiryStore on a real server', () => {
+  it('wakes a waiter whose resolution was published while its subscriber was disconnected', async () => {
+    const { store, keys } = openStore({ reconnectDelayMs: 400 });
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const heard: string[] = [];
+    store.onResolved((resolved) => heard.push(resolved.inquiryId));
+    const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    await sleep(50);
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    // The premise: nobody is subscribed when the resolution is published.
+    expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
+    const started = Date.now();
+    expect(await store.resolve(inquiry.inquiryId, answered('M'))).toMatchObject({ kind: 'won' });
+    expect(await waiting).toMatchObject({ status: 'answered', answer: 'M' });
+    expect(Date.now() - started).toBeLessThan(5000);
+    // The subscription is back and carries later resolutions.
+    const next = sampleInquiry();
+    await store.create(next);
+    await store.resolve(next.inquiryId, answered('L'));
+    await eventually(() => heard.includes(next.inquiryId));
+  });
+
+  it('writes the documented keys, in one slot per inquiry and per user, with TTLs', async () => {
+    const { store, redis, keys } = openStore({ retentionMs: 60_000 });
+    const inquiry = sampleInquiry({ idempotencyKey: 'order-7' });
+    await store.create(inquiry);
+    const id = inquiry.inquiryId;
+    const idem = keys.idempotency('user-a', 'order-7');
+    expect(new Set([keys.inquiry(id), keys.events(id)].map(hashTag))).toEqual(new Set([id]));
+    expect(new Set([idem, keys.userPending('user-a'), keys.userAll('user-a')].map(hashTag))).toEqual(
+      new Set(['u:user-a']),
+    );
+    expect(await redis.hget(keys.inquiry(id), 'status')).toBe('pending');
+    expect(await redis.xlen(keys.events(id))).toBe(1);
+    expect(await redis.get(idem)).toBe(id);
+    expect(await redis.zscore(keys.deadlines, id)).toBe(String(inquiry.deadlines.serviceAt));
+    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+      expect(await redis.zscore(set, id)).toBe('0');
+    }
+    const hashTtl = await redis.pttl(keys.inquiry(id));
+    expect(hashTtl).toBeGreaterThan(100_000); // service deadline (50 s) + retention (60 s)
+    expect(await redis.pttl(idem)).toBeLessThanOrEqual(hashTtl);
+
+    await store.resolve(id, answered('S'));
+    expect(await redis.xlen(keys.events(id))).toBe(2);
+    const endedTtl = await redis.pttl(keys.inquiry(id));
+    expect(endedTtl).toBeLessThanOrEqual(60_000);
+    expect(await redis.pttl(keys.events(id))).toBeLessThanOrEqual(60_000);
+    expect(await redis.pttl(idem)).toBeLessThanOrEqual(endedTtl);
+    for (const set of [keys.userPending('user-a'), keys.pending, keys.deadlines]) {
+      expect(await redis.zscore(set, id)).toBeNull();
+    }
+    expect(await redis.zscore(keys.userAll('user-a'), id)).toBe('0');
+  });
+
+  it('re-creates, under the reserved id, an inquiry whose create crashed between its two steps', async () => {
+    const { store, redis, keys } = openStore();
+    const reservedId = ulid();
+    const idem = keys.idempotency('user-a', 'crashy');
+    await redis.hitlReserve(
+      idem,
+      keys.userPending('user-a'),
+      keys.userAll('user-a'),
+      reservedId,
+      0,
+      60_000,
+      '1',
+    );
+    expect(await store.getByKey('user-a', 'crashy')).toBeNull();
+    const retried = await store.create(sampleInquiry({ idempotencyKey: 'crashy' }));
+    expect(retried).toMatchObject({ kind: 'ok', created: true, inquiry: { inquiryId: reservedId } });
+    expect(await store.getByKey('user-a', 'crashy')).toMatchObject({
+      inquiryId: reservedId,
+      status: 'pending',
+    });
+    expect(await store.countPending('user-a')).toBe(1);
+    expect(await store.listDue(Date.now() + 60_000, 10)).toEqual([reservedId]);
+  });
+
+  it('gives a re-sent script call (same token) its first outcome, not "existed"', async () => {
+    const { store, redis, keys } = openStore();
+    const userSets = [keys.userPending('user-a'), keys.userAll('user-a')] as const;
+    const id = ulid();
+    const reserve = () => redis.hitlReserve(keys.idempotency('user-a', ''), ...userSets, id, 1, 60_000, '0');
+    expect(await reserve()).toEqual([1, id]);
+    expect(await reserve()).toEqual([1, id]); // at the cap of 1, but it is its own id
+    const create = (token: string) =>
+      redis.hitlCreate(
+        keys.inquiry(id),
+        keys.events(id),
+        JSON.stringify(sampleInquiry({ inquiryId: id })),
+        60_000,
+        '',
+        1,
+        token,
+      );
+    expect(await create('call-1')).toEqual([1]);
+    expect(await create('call-1')).toEqual([1]);
+    expect((await create('call-2'))[0]).toBe(0);
+    const resolve = (token: string) =>
+      redis.hitlResolve(
+        keys.inquiry(id),
+        keys.events(id),
+        'answered',
+        '{"status":"answered"}',
+        60_000,
+        keys.resolvedChannel,
+        1,
+        token,
+      );
+    expect((await resolve('call-1'))[0]).toBe(1);
+    expect((await resolve('call-1'))[0]).toBe(1);
+    expect((await resolve('call-2'))[0]).toBe(0);
+    expect(await redis.xlen(keys.events(id))).toBe(2); // created + resolved, once each
+    expect(await store.get(id)).toMatchObject({ status: 'answered' });
+  });
+
+  it('does not let a stale pending member hold the cap', async () => {
+    const { store, redis, keys } = openStore();
+    const ended = sampleInquiry();
+    await store.create(ended);
+    await store.resolve(ended.inquiryId, answered('M'));
+    // As if the clean-up after the resolve had failed.
+    await redis.zadd(keys.userPending('user-a'), 0, ended.inquiryId);
+    const next = await store.create(sampleInquiry(), { maxPendingPerUser: 1 });
+    expect(next).toMatchObject({ kind: 'ok', created: true });
+    expect(await store.create(sampleInquiry(), { maxPendingPerUser: 1 })).toEqual({
+      kind: 'limit',
+      pending: 1,
+    });
+  });
+
+  it('skips and removes stale set members, but keeps a fresh one whose create is in flight', async () => {
+    const { store, redis, keys } = openStore();
+    const live = sampleInquiry();
+    await store.create(live);
+    const expired = ulid(Date.now() - 3_600_000);
+    const inFlight = ulid();
+    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+      await redis.zadd(set, 0, expired, 0, inFlight);
+    }
+    await redis.zadd(keys.deadlines, 1, expired);
+    expect(await store.countPending('user-a')).toBe(1);
+    const page = await store.list({ userId: 'user-a', status: 'pending', limit: 1 });
+    expect(page).toEqual({ items: [{ ...live, status: 'pending' }], nextCursor: null });
+    expect((await store.list({ status: 'all', limit: 10 })).items.map((i) => i.inquiryId)).toEqual([
+      live.inquiryId,
+    ]);
+    expect(await store.listDue(Date.now(), 10)).toEqual([]);
+    await eventually(async () => (await redis.zscore(keys.userPending('user-a'), expired)) === null);
+    await eventually(async () => (await redis.zscore(keys.deadlines, expired)) === null);
+    expect(await redis.zscore(keys.userPending('user-a'), inFlight)).toBe('0');
+  });
+});
+
+describe('RedisInquiryStore opened from a URL', () => {
+  // Needs a server of its own to kill and count clients on.
+  it.skipIf(Boolean(process.env.REDIS_URL))(
+    'fails ping fast while Redis is down, recovers, and closes both its connections',
+    async () => {
+      const own = await startRedisServer();
+      cleanups.push(() => own.stop());
+      const probe = new Redis(own.url, { maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+      probe.on('error', () => {});
+      cleanups.push(() => probe.quit().catch(() => probe.disconnect()));
+      const store = new RedisInquiryStore({ redis: own.url, prefix: 'url:' });
+      await store.ping(1000);
+      expect(await clientCount(probe)).toBe(3); // probe + store + subscriber
+
+      await own.kill();
+      const started = Date.now();
+      await expect(store.ping(800)).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(1500);
+
+      await own.restart();
+      await eventually(
+        () =>
+          store.ping(300).then(
+            () => true,
+            () => false,
+          ),
+        10_000,
+      );
+      await store.close();
+      await eventually(async () => (await clientCount(probe)) === 1, 5000);
+    },
+  );
+});
+
+async function clientCount(redis: Redis): Promise<number> {
+  const list = (await redis.client('LIST')) as string;
+  return list.trim().split('\n').length;
+}
