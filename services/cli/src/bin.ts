@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerServe } from './commands/serve.js';
+import { registerToken } from './commands/token.js';
+
+const program = new Command('hitl')
+  .description('Human-in-the-loop inquiry service: ask people, from any agent, on any device')
+  .showHelpAfterError();
+registerServe(program);
+registerToken(program);
+await program.parseAsync(process.argv);

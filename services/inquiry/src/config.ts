@@ -1,0 +1,135 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { MAX_SERVICE_TIER_MS, MIN_TIER_MS, type TimeoutTiers, tierOrderProblems } from '@hitl/protocol';
+import { z } from 'zod';
+
+const TIER_VARS: Record<keyof TimeoutTiers, string> = {
+  deviceMs: 'HITL_DEVICE_TIMEOUT_MS',
+  serviceMs: 'HITL_SERVICE_TIMEOUT_MS',
+  clientMs: 'HITL_CLIENT_TIMEOUT_MS',
+};
+
+const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+const list = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+const EnvSchema = z.object({
+  PORT: int(8787, 0, 65535),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  REDIS_URL: z.string().url().optional(),
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^[^,\s:]+:\d+(,[^,\s:]+:\d+)*$/, 'expected host:port,host:port,...')
+    .optional(),
+  HITL_DEVICE_TIMEOUT_MS: int(30_000, MIN_TIER_MS),
+  HITL_SERVICE_TIMEOUT_MS: int(50_000, MIN_TIER_MS, MAX_SERVICE_TIER_MS),
+  HITL_CLIENT_TIMEOUT_MS: int(90_000, MIN_TIER_MS),
+  HITL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  HITL_STATE_DIR: z.string().min(1).default(join(homedir(), '.hitl')),
+  HITL_DECISION_URL: z.string().url().optional(),
+  HITL_ALLOWED_HOSTS: list,
+  HITL_ALLOWED_ORIGINS: list,
+  HITL_RATE_PER_MIN: int(600),
+  HITL_MAX_PENDING_PER_USER: int(1000),
+  HITL_HEARTBEAT_MS: int(10_000, 100),
+  HITL_RETENTION_MS: int(7 * 24 * 3600_000, 1000),
+  HITL_SWEEP_MS: int(500, 10),
+  HITL_DRAIN_MS: int(10_000, 0),
+  HITL_TIMEOUT_TEXT: z.string().min(1).max(2000).default("I'm busy right now; use your own judgement."),
+  HITL_REFUSAL_TEXT: z
+    .string()
+    .min(1)
+    .max(2000)
+    .default("I'm not sure about the details; decide as you see fit."),
+  HITL_NODE_ID: z.string().min(1).max(100).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  redisUrl?: string;
+  redisClusterNodes?: { host: string; port: number }[];
+  tiers: TimeoutTiers;
+  secret?: string;
+  stateDir: string;
+  decisionUrl?: string;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  ratePerMin: number;
+  maxPendingPerUser: number;
+  heartbeatMs: number;
+  retentionMs: number;
+  sweepMs: number;
+  drainMs: number;
+  texts: { timeout: string; refusal: string };
+  nodeId?: string;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+}
+
+/** Start-up refuses a bad environment with this; its message names every bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Reads and checks the whole configuration from the environment (DESIGN §3.1).
+ * @throws ConfigError naming each bad variable and its value.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(defined);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const tiers: TimeoutTiers = {
+    deviceMs: e.HITL_DEVICE_TIMEOUT_MS,
+    serviceMs: e.HITL_SERVICE_TIMEOUT_MS,
+    clientMs: e.HITL_CLIENT_TIMEOUT_MS,
+  };
+  const problems = tierOrderProblems(tiers);
+  if (problems.length > 0) {
+    const lines = problems.map(
+      ({ lower, upper }) =>
+        `${TIER_VARS[lower]}=${tiers[lower]} must be less than ${TIER_VARS[upper]}=${tiers[upper]}`,
+    );
+    throw new ConfigError(`invalid timeout tiers:\n  ${lines.join('\n  ')}`);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    redisUrl: e.REDIS_URL,
+    redisClusterNodes: e.REDIS_CLUSTER_NODES?.split(',').map((seed) => {
+      const [host = '', port = ''] = seed.split(':');
+      return { host, port: Number(port) };
+    }),
+    tiers,
+    secret: e.HITL_SECRET,
+    stateDir: e.HITL_STATE_DIR,
+    decisionUrl: e.HITL_DECISION_URL,
+    allowedHosts: e.HITL_ALLOWED_HOSTS,
+    allowedOrigins: e.HITL_ALLOWED_ORIGINS,
+    ratePerMin: e.HITL_RATE_PER_MIN,
+    maxPendingPerUser: e.HITL_MAX_PENDING_PER_USER,
+    heartbeatMs: e.HITL_HEARTBEAT_MS,
+    retentionMs: e.HITL_RETENTION_MS,
+    sweepMs: e.HITL_SWEEP_MS,
+    drainMs: e.HITL_DRAIN_MS,
+    texts: { timeout: e.HITL_TIMEOUT_TEXT, refusal: e.HITL_REFUSAL_TEXT },
+    nodeId: e.HITL_NODE_ID,
+    logLevel: e.LOG_LEVEL,
+  };
+}

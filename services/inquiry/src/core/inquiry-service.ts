@@ -1,0 +1,143 @@
+import {
+  HitlError,
+  type Inquiry,
+  type InquiryContent,
+  responseProblem,
+  type SendInquiryInput,
+  type TimeoutTiers,
+} from '@hitl/protocol';
+import { type InquiryStore, newInquiryId, type ResolveResult } from '@hitl/store';
+import type { Logger } from 'pino';
+import { computeDeadlines, deviceTimeoutAllowed } from './deadlines.js';
+import { type Ending, type PresetTexts, resolutionFor } from './outcomes.js';
+import type { Clock, InquiryEvents, InquiryMetrics } from './ports.js';
+
+export interface InquiryServiceDeps {
+  store: InquiryStore;
+  clock: Clock;
+  logger: Logger;
+  events: InquiryEvents;
+  metrics: InquiryMetrics;
+  config: { tiers: TimeoutTiers; maxPendingPerUser: number; texts: PresetTexts };
+}
+
+/** Who asks: the user the question is for, and the agent token that asked. */
+export interface AskerRef {
+  userId: string;
+  tokenSubject: string;
+  name?: string;
+}
+
+/** How long a user over the pending cap is told to wait before asking again. */
+const PENDING_RETRY_MS = 5000;
+
+/**
+ * The inquiry use cases every door shares (MCP, REST, Socket.IO, timers): ask, settle, wait.
+ * Stateless: everything lives in the store; events only inform.
+ */
+export class InquiryService {
+  constructor(private readonly deps: InquiryServiceDeps) {}
+
+  /** Creates the inquiry (or re-attaches to the one the idempotency key names). */
+  async ask(asker: AskerRef, input: SendInquiryInput): Promise<{ inquiry: Inquiry; created: boolean }> {
+    const { store, clock, config, events, metrics } = this.deps;
+    if (input.timeoutMs !== undefined && input.timeoutMs > config.tiers.serviceMs) {
+      throw new HitlError(
+        'invalid_input',
+        `timeoutMs: must be at most ${config.tiers.serviceMs} (the service timeout)`,
+      );
+    }
+    const now = clock.now();
+    const content: InquiryContent = {
+      question: input.question,
+      questions: input.questions,
+      format: input.format ?? (input.questions ? 'form' : 'text'),
+      defaultAnswer: input.defaultAnswer,
+      options: input.options,
+      context: input.context,
+      kind: input.kind ?? 'question',
+      action: input.action,
+      critical: input.critical ?? false,
+      confidence: input.confidence,
+      fallback: input.fallback,
+    };
+    const result = await store.create(
+      {
+        ...stripUndefined(content),
+        inquiryId: newInquiryId(),
+        userId: asker.userId,
+        asker: stripUndefined({ tokenSubject: asker.tokenSubject, name: asker.name }),
+        ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+        createdAt: now,
+        deadlines: computeDeadlines(now, config.tiers, input.timeoutMs),
+      },
+      { maxPendingPerUser: config.maxPendingPerUser },
+    );
+    if (result.kind === 'limit') {
+      throw new HitlError(
+        'too_many_pending',
+        `user ${asker.userId} already has ${result.pending} pending inquiries (limit ${config.maxPendingPerUser}); retry after some are answered`,
+        PENDING_RETRY_MS,
+      );
+    }
+    if (result.created) {
+      metrics.created();
+      events.created(result.inquiry);
+      this.log(result.inquiry).info({ kind: result.inquiry.kind }, 'inquiry created');
+    }
+    return { inquiry: result.inquiry, created: result.created };
+  }
+
+  /** The inquiry if it exists and (when `userId` is given) belongs to that user. */
+  async find(inquiryId: string, userId?: string): Promise<Inquiry | null> {
+    const inquiry = await this.deps.store.get(inquiryId);
+    return inquiry && (userId === undefined || inquiry.userId === userId) ? inquiry : null;
+  }
+
+  async findByKey(userId: string, idempotencyKey: string): Promise<Inquiry | null> {
+    return this.deps.store.getByKey(userId, idempotencyKey);
+  }
+
+  /**
+   * Ends an inquiry the way `ending` says, if it is still pending. `userId` scopes the call to one
+   * user (another user's inquiry is not found); `undefined` is the service itself.
+   * @throws HitlError `not_found`, `invalid_input` (answer does not fit), `too_early` (device timer).
+   */
+  async settle(inquiryId: string, userId: string | undefined, ending: Ending): Promise<ResolveResult> {
+    const { store, clock, config, events, metrics } = this.deps;
+    const inquiry = await this.find(inquiryId, userId);
+    if (!inquiry) throw new HitlError('not_found', `no inquiry ${inquiryId}`);
+    if (inquiry.status !== 'pending') return { kind: 'lost', inquiry };
+    const now = clock.now();
+    if (ending.type === 'answer') {
+      const problem = responseProblem(inquiry, ending.response);
+      if (problem) throw new HitlError('invalid_input', `response: ${problem}`);
+    }
+    if (ending.type === 'device-timer' && !deviceTimeoutAllowed(inquiry.deadlines, now)) {
+      throw new HitlError('too_early', `the device deadline is ${inquiry.deadlines.deviceAt - now} ms away`);
+    }
+    const result = await store.resolve(inquiryId, resolutionFor(inquiry, ending, config.texts, now));
+    if (result.kind === 'won') {
+      metrics.resolved(result.inquiry);
+      events.resolved(result.inquiry);
+      this.log(result.inquiry).info(
+        { status: result.inquiry.status, by: result.inquiry.resolvedBy?.kind },
+        'inquiry resolved',
+      );
+    }
+    return result;
+  }
+
+  /** Waits for the inquiry to end, the signal to abort, or the deadline; returns its state then. */
+  wait(inquiryId: string, signal: AbortSignal | undefined, deadline: number): Promise<Inquiry | null> {
+    return this.deps.store.waitForResolution(inquiryId, { signal, deadline });
+  }
+
+  private log(inquiry: Inquiry): Logger {
+    return this.deps.logger.child({ inquiryId: inquiry.inquiryId, userId: inquiry.userId });
+  }
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,39 @@
+import type { Inquiry } from '@hitl/protocol';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+
+type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+export interface Heartbeat {
+  stop(): void;
+}
+
+/**
+ * When the caller asked for progress: the first notification at once (carrying the inquiry id so a
+ * client can show or later fetch it), then one every `intervalMs` so clients that reset their timeout
+ * on progress keep waiting.
+ */
+export function startHeartbeat(extra: Extra, intervalMs: number, inquiry?: Inquiry): Heartbeat | undefined {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  let progress = 0;
+  const send = (message: string, meta?: Record<string, unknown>) =>
+    extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress, message, ...(meta ? { _meta: meta } : {}) },
+      })
+      .catch(() => undefined);
+  if (inquiry) {
+    void send(inquiry.question, {
+      inquiryId: inquiry.inquiryId,
+      question: inquiry.question,
+      type: 'INQUIRY',
+    });
+  }
+  const timer = setInterval(() => {
+    progress += 1;
+    void send('waiting for the person to answer');
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

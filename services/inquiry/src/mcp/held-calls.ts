@@ -1,0 +1,41 @@
+/** One suspended `tools/call` this node holds open. */
+export interface HeldCall {
+  inquiryId: string;
+  /** Aborted to release the call early (drain); the inquiry itself stays answerable. */
+  controller: AbortController;
+}
+
+/**
+ * The MCP calls this node holds, keyed by the caller (a token fingerprint) and the JSON-RPC request
+ * id, so an explicit `notifications/cancelled` can find the inquiry it means.
+ */
+export class HeldCalls {
+  private readonly calls = new Map<string, HeldCall>();
+
+  static key(tokenKey: string, requestId: string | number): string {
+    return `${tokenKey}\u0000${typeof requestId}:${requestId}`;
+  }
+
+  hold(key: string, inquiryId: string): HeldCall {
+    const call = { inquiryId, controller: new AbortController() };
+    this.calls.set(key, call);
+    return call;
+  }
+
+  release(key: string, call: HeldCall): void {
+    if (this.calls.get(key) === call) this.calls.delete(key);
+  }
+
+  inquiryFor(key: string): string | undefined {
+    return this.calls.get(key)?.inquiryId;
+  }
+
+  get size(): number {
+    return this.calls.size;
+  }
+
+  /** Releases every held call (each answers `pending` with the get_inquiry hint). */
+  releaseAll(reason: string): void {
+    for (const call of this.calls.values()) call.controller.abort(reason);
+  }
+}

@@ -1,0 +1,123 @@
+import type { TokenClaims } from '@hitl/protocol';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { type Context, Hono } from 'hono';
+import type { Logger } from 'pino';
+import type { TokenService } from '../auth/tokens.js';
+import type { InquiryService } from '../core/inquiry-service.js';
+import type { Clock } from '../core/ports.js';
+import type { RateLimiter } from '../core/rate-limit.js';
+import { type AuthVariables, rateLimit, requireRole } from '../http/auth.js';
+import { JSONRPC, jsonRpcError } from '../http/errors.js';
+import { descriptionsFor } from './descriptions.js';
+import { HeldCalls } from './held-calls.js';
+import { createMcpServer } from './mcp-server.js';
+
+export interface McpRouteDeps {
+  service: InquiryService;
+  tokens: TokenService;
+  limiter: RateLimiter;
+  heldCalls: HeldCalls;
+  clock: Clock;
+  logger: Logger;
+  heartbeatMs: number;
+  maxWaitMs: number;
+  draining: () => boolean;
+  version: string;
+}
+
+type Env = { Variables: AuthVariables };
+
+/** `notifications/cancelled` messages in a POST body (single message or batch). */
+function cancelledRequestIds(body: unknown): (string | number)[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => {
+    const msg = m as { method?: unknown; params?: { requestId?: unknown } } | null;
+    const id = msg?.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
+}
+
+/**
+ * `POST /mcp`, stateless Streamable HTTP: a fresh server and transport per request, always answered
+ * over SSE so headers leave at once. `GET`/`DELETE` are 405 (no sessions, no standalone stream).
+ */
+export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
+  const app = new Hono<Env>();
+  const methodNotAllowed = (c: Context) => {
+    c.header('Allow', 'POST');
+    return jsonRpcError(
+      c,
+      405,
+      JSONRPC.serverError,
+      'Method not allowed: this server is stateless; use POST',
+    );
+  };
+  app.get('/', methodNotAllowed);
+  app.delete('/', methodNotAllowed);
+
+  app.post(
+    '/',
+    requireRole(deps.tokens, ['agent'], 'jsonrpc'),
+    rateLimit(deps.limiter, 'jsonrpc'),
+    async (c) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        return jsonRpcError(c, 400, JSONRPC.parseError, 'Parse error: the body is not valid JSON');
+      }
+      const claims = c.get('claims');
+      const tokenKey = c.get('tokenKey');
+      for (const requestId of cancelledRequestIds(body))
+        void cancelHeldCall(deps, claims, tokenKey, requestId);
+
+      const server = createMcpServer({
+        ...deps,
+        claims,
+        tokenKey,
+        descriptions: descriptionsFor(new URL(c.req.url).searchParams),
+      });
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      await server.connect(transport);
+      // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
+      const release = () => void server.close().catch(() => undefined);
+      c.req.raw.signal.addEventListener('abort', release, { once: true });
+      const response = await transport.handleRequest(c.req.raw, {
+        parsedBody: body,
+        authInfo: { token: tokenKey, clientId: claims.sub, scopes: [claims.role] },
+      });
+      return closeWhenDone(response, release);
+    },
+  );
+  return app;
+}
+
+/** Frees the per-request server once its response has been fully sent (or abandoned). */
+function closeWhenDone(response: Response, release: () => void): Response {
+  if (!response.body) {
+    release();
+    return response;
+  }
+  const done = new TransformStream<Uint8Array, Uint8Array>({ flush: release });
+  const body = response.body.pipeThrough(done, { preventCancel: false });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+async function cancelHeldCall(
+  deps: McpRouteDeps,
+  claims: TokenClaims,
+  tokenKey: string,
+  requestId: string | number,
+): Promise<void> {
+  const inquiryId = deps.heldCalls.inquiryFor(HeldCalls.key(tokenKey, requestId));
+  if (!inquiryId) return;
+  try {
+    await deps.service.settle(inquiryId, claims.sub, { type: 'cancel' });
+  } catch (error) {
+    deps.logger.warn({ err: error, inquiryId }, 'cancel failed');
+  }
+}

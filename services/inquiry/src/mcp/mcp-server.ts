@@ -1,0 +1,164 @@
+import {
+  describeZodError,
+  GetInquiryInputSchema,
+  HitlError,
+  type Inquiry,
+  SendInquiryInputSchema,
+  type TokenClaims,
+  toInquiryResult,
+} from '@hitl/protocol';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { InquiryService } from '../core/inquiry-service.js';
+import type { Clock } from '../core/ports.js';
+import { CLARIFY_PROMPT, type DescribedTool } from './descriptions.js';
+import { startHeartbeat } from './heartbeat.js';
+import { HeldCalls } from './held-calls.js';
+import { resultText } from './result-text.js';
+import { toolList } from './tool-list.js';
+
+export interface McpContext {
+  service: InquiryService;
+  heldCalls: HeldCalls;
+  clock: Clock;
+  claims: TokenClaims;
+  tokenKey: string;
+  descriptions: Record<DescribedTool, string>;
+  heartbeatMs: number;
+  /** Longest a `get_inquiry` wait may last (below the client tier). */
+  maxWaitMs: number;
+  /** The node is draining: no new inquiries. */
+  draining: () => boolean;
+  version: string;
+}
+
+type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.infer<S> {
+  const parsed = schema.safeParse(args ?? {});
+  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, describeZodError(parsed.error));
+  return parsed.data;
+}
+
+/** Maps our errors onto JSON-RPC: misuse is a protocol error; nothing here is an `isError` result. */
+function toMcpError(error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  if (error instanceof HitlError) {
+    const code = error.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+    const data: Record<string, unknown> = { code: error.code };
+    if (error.retryAfterMs !== undefined) data.retryAfterMs = error.retryAfterMs;
+    return new McpError(code, error.message, data);
+  }
+  return new McpError(ErrorCode.InternalError, 'internal error');
+}
+
+function toolResult(inquiry: Inquiry | null, now: number): CallToolResult {
+  const structured = toInquiryResult(inquiry, now);
+  return { content: [{ type: 'text', text: resultText(structured) }], structuredContent: structured };
+}
+
+/** A fresh low-level MCP server for one HTTP request (stateless mode: never shared). */
+export function createMcpServer(ctx: McpContext): Server {
+  const server = new Server(
+    { name: 'hitl-inquiry', version: ctx.version },
+    { capabilities: { tools: {}, prompts: {} } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(ctx.descriptions) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      if (request.params.name === 'send_inquiry')
+        return await sendInquiry(ctx, request.params.arguments, extra);
+      if (request.params.name === 'get_inquiry')
+        return await getInquiry(ctx, request.params.arguments, extra);
+    } catch (error) {
+      throw toMcpError(error);
+    }
+    throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: [
+      {
+        name: CLARIFY_PROMPT.name,
+        description: CLARIFY_PROMPT.description,
+        arguments: [
+          { name: 'request', description: "The person's request, if you have it.", required: false },
+        ],
+      },
+    ],
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    if (request.params.name !== CLARIFY_PROMPT.name) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown prompt: ${request.params.name}`);
+    }
+    const userRequest = request.params.arguments?.request;
+    const text = userRequest ? `${CLARIFY_PROMPT.text}\n\nThe request: ${userRequest}` : CLARIFY_PROMPT.text;
+    return {
+      description: CLARIFY_PROMPT.description,
+      messages: [{ role: 'user', content: { type: 'text', text } }],
+    };
+  });
+  return server;
+}
+
+async function sendInquiry(ctx: McpContext, args: unknown, extra: Extra): Promise<CallToolResult> {
+  const input = parseArgs(SendInquiryInputSchema, args);
+  if (ctx.draining()) {
+    throw new HitlError('unavailable', 'this node is shutting down; retry on another node', 1000);
+  }
+  const { inquiry } = await ctx.service.ask(
+    { userId: ctx.claims.sub, tokenSubject: ctx.claims.sub, name: ctx.claims.name },
+    input,
+  );
+  const heartbeat = startHeartbeat(extra, ctx.heartbeatMs, inquiry);
+  try {
+    // Past the service deadline the timer has resolved it; halfway to the client tier is the safety net.
+    const { serviceAt, clientAt } = inquiry.deadlines;
+    return await hold(ctx, inquiry, extra, serviceAt + Math.floor((clientAt - serviceAt) / 2));
+  } finally {
+    heartbeat?.stop();
+  }
+}
+
+async function getInquiry(ctx: McpContext, args: unknown, extra: Extra): Promise<CallToolResult> {
+  const input = parseArgs(GetInquiryInputSchema, args);
+  const userId = ctx.claims.sub;
+  const inquiry = input.inquiryId
+    ? await ctx.service.find(input.inquiryId, userId)
+    : await ctx.service.findByKey(userId, input.idempotencyKey ?? '');
+  const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
+  if (inquiry?.status !== 'pending' || waitMs === 0) return toolResult(inquiry, ctx.clock.now());
+  const heartbeat = startHeartbeat(extra, ctx.heartbeatMs);
+  try {
+    return await hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
+  } finally {
+    heartbeat?.stop();
+  }
+}
+
+/** Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`. */
+async function hold(
+  ctx: McpContext,
+  inquiry: Inquiry,
+  extra: Extra,
+  deadline: number,
+): Promise<CallToolResult> {
+  if (inquiry.status !== 'pending') return toolResult(inquiry, ctx.clock.now());
+  const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
+  const call = ctx.heldCalls.hold(key, inquiry.inquiryId);
+  try {
+    const signal = AbortSignal.any([extra.signal, call.controller.signal]);
+    const latest = await ctx.service.wait(inquiry.inquiryId, signal, deadline);
+    return toolResult(latest ?? inquiry, ctx.clock.now());
+  } finally {
+    ctx.heldCalls.release(key, call);
+  }
+}

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import type { Inquiry } from '@hitl/protocol';
+import { MemoryInquiryStore } from '@hitl/store';
+import { createAdaptorServer } from '@hono/node-server';
+import { loadOrCreateSecret } from './auth/secret.js';
+import { TokenService } from './auth/tokens.js';
+import type { Config } from './config.js';
+import { InquiryService } from './core/inquiry-service.js';
+import { type Clock, type InquiryEvents, systemClock } from './core/ports.js';
+import { createRateLimiter } from './core/rate-limit.js';
+import { ServiceTimers } from './core/service-timers.js';
+import { createApp } from './http/app.js';
+import { createLogger, type Logger } from './logger.js';
+import { HeldCalls } from './mcp/held-calls.js';
+import { NodeMetrics } from './metrics.js';
+import { connectRedis } from './redis.js';
+import { createDeviceGateway } from './socket/gateway.js';
+import { VERSION } from './version.js';
+
+export interface NodeOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Where the built web app lives (index.html + assets). */
+  webRoot?: string;
+}
+
+export interface RunningNode {
+  url: string;
+  port: number;
+  nodeId: string;
+  tokens: TokenService;
+  /** True when this start created the secret (first embedded start). */
+  secretCreated: boolean;
+  logger: Logger;
+  /** Stops taking new calls, lets held calls finish up to the drain timeout, then closes everything. */
+  close(): Promise<void>;
+}
+
+/** Starts one service node: HTTP + MCP + Socket.IO on one port, with its store and timers. */
+export async function startNode(config: Config, options: NodeOptions = {}): Promise<RunningNode> {
+  const nodeId = config.nodeId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const logger = options.logger ?? createLogger(config.logLevel, nodeId);
+  const clock = options.clock ?? systemClock;
+  const { secret, created: secretCreated } = await loadOrCreateSecret(config.secret, config.stateDir);
+  const tokens = new TokenService(secret);
+  const redis = await connectRedis(config, logger);
+  const store = redis?.store ?? new MemoryInquiryStore({ retentionMs: config.retentionMs });
+  const limiter = createRateLimiter(config.ratePerMin, redis?.client);
+  const heldCalls = new HeldCalls();
+  let draining = false;
+
+  const listeners: InquiryEvents[] = [];
+  const events: InquiryEvents = {
+    created: (inquiry: Inquiry) => {
+      for (const listener of listeners) listener.created(inquiry);
+    },
+    resolved: (inquiry: Inquiry) => {
+      for (const listener of listeners) listener.resolved(inquiry);
+    },
+  };
+  let deviceCount = () => 0;
+  const metrics = new NodeMetrics({
+    heldCalls: () => heldCalls.size,
+    pending: () => store.countAllPending(),
+    devices: () => deviceCount(),
+  });
+  const service = new InquiryService({
+    store,
+    clock,
+    logger,
+    events,
+    metrics,
+    config: { tiers: config.tiers, maxPendingPerUser: config.maxPendingPerUser, texts: config.texts },
+  });
+  const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
+  listeners.push({ created: (inquiry) => timers.schedule(inquiry), resolved: () => undefined });
+
+  const hostPolicy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
+  const app = createApp({
+    service,
+    store,
+    tokens,
+    limiter,
+    heldCalls,
+    clock,
+    logger,
+    metrics,
+    hostPolicy,
+    heartbeatMs: config.heartbeatMs,
+    maxWaitMs: config.tiers.serviceMs,
+    draining: () => draining,
+    version: VERSION,
+    webRoot: options.webRoot,
+  });
+  const httpServer = createAdaptorServer({ fetch: app.fetch }) as HttpServer;
+  const gateway = createDeviceGateway(httpServer, {
+    service,
+    store,
+    tokens,
+    limiter,
+    clock,
+    logger,
+    hostPolicy,
+    adapter: redis?.adapter,
+  });
+  listeners.push(gateway.events);
+  deviceCount = () => gateway.io.engine.clientsCount;
+  timers.start();
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}`;
+  logger.info({ url, store: redis ? 'redis' : 'memory' }, 'node listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      draining = true;
+      logger.info({ held: heldCalls.size }, 'draining');
+      const stopAt = clock.now() + config.drainMs;
+      while (heldCalls.size > 0 && clock.now() < stopAt) await new Promise((r) => setTimeout(r, 50));
+      heldCalls.releaseAll('node shutting down');
+      while (heldCalls.size > 0) await new Promise((r) => setTimeout(r, 10));
+      timers.stop();
+      // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
+      await Promise.race([
+        gateway.io.close().catch(() => undefined),
+        new Promise((r) => setTimeout(r, 2000)),
+      ]);
+      httpServer.closeAllConnections();
+      await store.close();
+      await redis?.close();
+      logger.info('node stopped');
+    })();
+    return closing;
+  };
+  return { url, port, nodeId, tokens, secretCreated, logger, close };
+}

@@ -1,0 +1,35 @@
+import { RedisInquiryStore } from '@hitl/store';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { Cluster, Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+
+export interface RedisParts {
+  client: Redis;
+  store: RedisInquiryStore;
+  adapter: ReturnType<typeof createAdapter>;
+  close(): Promise<void>;
+}
+
+/** Fail fast while Redis is away: callers get a clear retryable error instead of a hang. */
+const CLIENT_OPTIONS = { maxRetriesPerRequest: 2, connectTimeout: 5000, enableOfflineQueue: true } as const;
+
+/** Distributed mode: one Redis (or Cluster) client shared by the store, the rate limiter and Socket.IO. */
+export async function connectRedis(config: Config, logger: Logger): Promise<RedisParts | undefined> {
+  if (!config.redisUrl && !config.redisClusterNodes) return undefined;
+  const client = config.redisClusterNodes
+    ? new Cluster(config.redisClusterNodes, { redisOptions: CLIENT_OPTIONS })
+    : new Redis(config.redisUrl ?? '', CLIENT_OPTIONS);
+  client.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const store = new RedisInquiryStore({ redis: client, retentionMs: config.retentionMs });
+  // Typed as Redis for the libraries that accept either; a Cluster works with both.
+  const shared = client as Redis;
+  return {
+    client: shared,
+    store,
+    adapter: createAdapter(shared, { streamName: 'hitl:socket.io', sessionKeyPrefix: 'hitl:sio:session:' }),
+    close: async () => {
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
