@@ -1,3 +1,4 @@
+export * from './decisions.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './form.js';
