@@ -11,7 +11,14 @@ import { LIMITS } from './limits.js';
 import { UserIdSchema } from './tokens.js';
 
 /** What ended the wait for a human. */
-export const DecisionTriggerSchema = z.enum(['human', 'device-timer', 'service-timer', 'refusal', 'cancel', 'proxy']);
+export const DecisionTriggerSchema = z.enum([
+  'human',
+  'device-timer',
+  'service-timer',
+  'refusal',
+  'cancel',
+  'proxy',
+]);
 export type DecisionTrigger = z.infer<typeof DecisionTriggerSchema>;
 
 /**
