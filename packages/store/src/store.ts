@@ -67,6 +67,13 @@ export interface InquiryStore {
   listDue(now: number, limit: number): Promise<string[]>;
   /** Every resolution, from any node sharing this store. Returns the unsubscribe function. */
   onResolved(listener: ResolvedListener): () => void;
+  /**
+   * Remembers which inquiry an open MCP call waits on (`callKey` names the caller and its JSON-RPC
+   * request id), so an explicit cancel that reaches any node can find it. Forgotten after `ttlMs`.
+   */
+  rememberCall(callKey: string, inquiryId: string, ttlMs: number): Promise<void>;
+  /** The inquiry `callKey` was remembered for, or `null`. */
+  recallCall(callKey: string): Promise<string | null>;
   /** Resolves within `timeoutMs` or throws: the readiness probe. */
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;

@@ -40,6 +40,7 @@ export class MemoryInquiryStore implements InquiryStore {
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
   private readonly inFlight = new InFlight();
+  private readonly calls = new Map<string, { inquiryId: string; expiresAt: number }>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -91,6 +92,17 @@ export class MemoryInquiryStore implements InquiryStore {
 
   async countPending(userId: string): Promise<number> {
     return this.rows.pendingIds(userId).length;
+  }
+
+  async rememberCall(callKey: string, inquiryId: string, ttlMs: number): Promise<void> {
+    const now = this.now();
+    for (const [key, call] of this.calls) if (call.expiresAt <= now) this.calls.delete(key);
+    this.calls.set(callKey, { inquiryId, expiresAt: now + ttlMs });
+  }
+
+  async recallCall(callKey: string): Promise<string | null> {
+    const call = this.calls.get(callKey);
+    return call && call.expiresAt > this.now() ? call.inquiryId : null;
   }
 
   async countAllPending(): Promise<number> {

@@ -27,6 +27,8 @@ export interface StoreKeys {
   deadlines: string;
   /** Pub/sub channel carrying each resolution once. */
   resolvedChannel: string;
+  /** String: the inquiry an open MCP call waits on (for cancels that reach another node). */
+  call(callKey: string): string;
 }
 
 /**
@@ -46,5 +48,6 @@ export function storeKeys(prefix: string): StoreKeys {
     pending: `${prefix}pending`,
     deadlines: `${prefix}deadlines`,
     resolvedChannel: `${prefix}resolved`,
+    call: (callKey) => `${prefix}call:${callKey}`,
   };
 }

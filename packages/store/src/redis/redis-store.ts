@@ -98,6 +98,14 @@ export class RedisInquiryStore implements InquiryStore {
     return countPending(this.ctx, userId);
   }
 
+  async rememberCall(callKey: string, inquiryId: string, ttlMs: number): Promise<void> {
+    await this.redis.set(this.keys.call(callKey), inquiryId, 'PX', Math.max(1, Math.round(ttlMs)));
+  }
+
+  recallCall(callKey: string): Promise<string | null> {
+    return this.redis.get(this.keys.call(callKey));
+  }
+
   countAllPending(): Promise<number> {
     return this.ctx.redis.zcard(this.ctx.keys.pending);
   }

@@ -1,4 +1,5 @@
 import { afterEach, describe } from 'vitest';
+import { callsContract } from './contract-calls.js';
 import { createContract } from './contract-create.js';
 import { listContract } from './contract-list.js';
 import { resolveContract } from './contract-resolve.js';
@@ -28,5 +29,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     createContract(open);
     resolveContract(open);
     listContract(open);
+    callsContract(open);
   });
 }

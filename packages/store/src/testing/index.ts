@@ -9,4 +9,5 @@ export {
   sleep,
   timedOut,
 } from './fixtures.js';
+export { startRedisCluster, type TestRedisCluster } from './redis-cluster.js';
 export { type RedisServerOptions, startRedisServer, type TestRedisServer } from './redis-server.js';

@@ -80,7 +80,7 @@ function externalServer(url: string): TestRedisServer {
   };
 }
 
-function findOnPath(name: string): string | undefined {
+export function findOnPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     const candidate = join(dir, name);
     try {
@@ -91,7 +91,7 @@ function findOnPath(name: string): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -102,7 +102,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function launch(binary: string, args: string[], port: number): Promise<ChildProcess> {
+export async function launch(binary: string, args: string[], port: number): Promise<ChildProcess> {
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk) => {

@@ -3,6 +3,7 @@ import type { InquiryStore } from '@hitl/store';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
+import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { type McpRouteDeps, mcpRoutes } from '../mcp/mcp-route.js';
 import type { NodeMetrics } from '../metrics.js';
 import { errorResponse, JSONRPC, jsonRpcError } from './errors.js';
@@ -76,6 +77,13 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/api', restRoutes(deps));
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
+    if (isStoreOutage(error)) {
+      const { message, retryAfterMs } = storeUnavailable();
+      c.header('Retry-After', String(Math.ceil((retryAfterMs ?? 1000) / 1000)));
+      return c.req.path === '/mcp'
+        ? jsonRpcError(c, 503, JSONRPC.serverError, message, { code: 'unavailable', retryAfterMs })
+        : errorResponse(c, 'unavailable', message, retryAfterMs);
+    }
     deps.logger.error({ err: error, path: c.req.path }, 'request failed');
     return c.req.path === '/mcp'
       ? jsonRpcError(c, 500, -32603, 'internal error')

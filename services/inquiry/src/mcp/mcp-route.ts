@@ -1,4 +1,5 @@
 import type { TokenClaims } from '@hitl/protocol';
+import type { InquiryStore } from '@hitl/store';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -14,6 +15,7 @@ import { createMcpServer } from './mcp-server.js';
 
 export interface McpRouteDeps {
   service: InquiryService;
+  store: InquiryStore;
   tokens: TokenService;
   limiter: RateLimiter;
   heldCalls: HeldCalls;
@@ -113,11 +115,12 @@ async function cancelHeldCall(
   tokenKey: string,
   requestId: string | number,
 ): Promise<void> {
-  const inquiryId = deps.heldCalls.inquiryFor(HeldCalls.key(tokenKey, requestId));
-  if (!inquiryId) return;
+  const key = HeldCalls.key(tokenKey, requestId);
   try {
+    const inquiryId = deps.heldCalls.inquiryFor(key) ?? (await deps.store.recallCall(key));
+    if (!inquiryId) return;
     await deps.service.settle(inquiryId, claims.sub, { type: 'cancel' });
   } catch (error) {
-    deps.logger.warn({ err: error, inquiryId }, 'cancel failed');
+    deps.logger.warn({ err: error, requestId }, 'cancel failed');
   }
 }

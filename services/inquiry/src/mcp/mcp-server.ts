@@ -7,6 +7,7 @@ import {
   type TokenClaims,
   toInquiryResult,
 } from '@hitl/protocol';
+import type { InquiryStore } from '@hitl/store';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -20,6 +21,7 @@ import {
 import type { z } from 'zod';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock } from '../core/ports.js';
+import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { CLARIFY_PROMPT, type DescribedTool } from './descriptions.js';
 import { startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
@@ -28,6 +30,7 @@ import { toolList } from './tool-list.js';
 
 export interface McpContext {
   service: InquiryService;
+  store: InquiryStore;
   heldCalls: HeldCalls;
   clock: Clock;
   claims: TokenClaims;
@@ -58,6 +61,7 @@ function toMcpError(error: unknown): McpError {
     if (error.retryAfterMs !== undefined) data.retryAfterMs = error.retryAfterMs;
     return new McpError(code, error.message, data);
   }
+  if (isStoreOutage(error)) return toMcpError(storeUnavailable());
   return new McpError(ErrorCode.InternalError, 'internal error');
 }
 
@@ -155,6 +159,8 @@ async function hold(
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
   const call = ctx.heldCalls.hold(key, inquiry.inquiryId);
   try {
+    // A cancel for this call may reach another node: let it find the inquiry through the store.
+    await ctx.store.rememberCall(key, inquiry.inquiryId, Math.max(1000, deadline - ctx.clock.now() + 60_000));
     const signal = AbortSignal.any([extra.signal, call.controller.signal]);
     const latest = await ctx.service.wait(inquiry.inquiryId, signal, deadline);
     return toolResult(latest ?? inquiry, ctx.clock.now());

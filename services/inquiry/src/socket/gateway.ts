@@ -22,6 +22,7 @@ import type { InquiryService } from '../core/inquiry-service.js';
 import type { DeviceRef, Ending } from '../core/outcomes.js';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
+import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { tokenFingerprint } from '../http/auth.js';
 import { type HostPolicy, hostOriginProblem } from '../http/host-guard.js';
 
@@ -181,6 +182,7 @@ async function handle<S extends z.ZodType>(
     });
   } catch (error) {
     if (error instanceof HitlError) return fail(error.code, error.message);
+    if (isStoreOutage(error)) return fail('unavailable', storeUnavailable().message);
     deps.logger.error({ err: error, inquiryId }, 'device event failed');
     return fail('internal', 'internal error');
   }

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { findOnPath, freePort, launch } from './redis-server.js';
+
+const run = promisify(execFile);
+
+/** A Redis Cluster of three masters on loopback, for tests. */
+export interface TestRedisCluster {
+  nodes: { host: string; port: number }[];
+  /** `host:port,host:port,...`, the form of `REDIS_CLUSTER_NODES`. */
+  seeds: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts three `redis-server --cluster-enabled yes` processes, joins them with
+ * `redis-cli --cluster create` (no replicas) and resolves once every node reports `cluster_state:ok`.
+ */
+export async function startRedisCluster(): Promise<TestRedisCluster> {
+  const server = findOnPath('redis-server');
+  const cli = findOnPath('redis-cli');
+  if (!server || !cli)
+    throw new Error('redis-server / redis-cli not found on PATH: apt-get install redis-server');
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const dirs = ports.map(() => mkdtempSync(join(tmpdir(), 'hitl-cluster-')));
+  const children = await Promise.all(
+    ports.map((port, i) =>
+      launch(
+        server,
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dirs[i] ?? '',
+        ].concat([
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          '2000',
+        ]),
+        port,
+      ),
+    ),
+  );
+  const stop = async () => {
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const addresses = ports.map((port) => `127.0.0.1:${port}`);
+    await run(cli, ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes']);
+    const deadline = Date.now() + 20_000;
+    for (const port of ports) {
+      for (;;) {
+        const { stdout } = await run(cli, ['-p', String(port), 'cluster', 'info']);
+        if (stdout.includes('cluster_state:ok')) break;
+        if (Date.now() > deadline) throw new Error(`cluster node ${port} not ok within 20 s`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const nodes = ports.map((port) => ({ host: '127.0.0.1', port }));
+  return { nodes, seeds: nodes.map((n) => `${n.host}:${n.port}`).join(','), stop };
+}

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import { RedisInquiryStore } from '../src/index.js';
+import { runStoreContract, startRedisCluster, type TestRedisCluster } from '../src/testing/index.js';
+
+// The same contract on a 3-master Redis Cluster: hash tags must keep each script's keys in one slot.
+let cluster: TestRedisCluster;
+beforeAll(async () => {
+  cluster = await startRedisCluster();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+runStoreContract('redis cluster', async (options) => {
+  const prefix = `test:${randomUUID()}:`;
+  const clients: Cluster[] = [];
+  const stores: RedisInquiryStore[] = [];
+  const open = () => {
+    const redis = new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
+    clients.push(redis);
+    const store = new RedisInquiryStore({ redis, prefix, ...options });
+    stores.push(store);
+    return store;
+  };
+  return {
+    store: open(),
+    peer: async () => open(),
+    cleanup: async () => {
+      await Promise.all(stores.map((store) => store.close()));
+      await Promise.all(clients.map((client) => client.quit()));
+    },
+  };
+});
