@@ -1,0 +1,28 @@
+--[[
+  Records the human's verdict on a pending grant, once. A verdict that arrives after the grant's
+  expiry expires it instead, so a late "approve" can never execute anything.
+
+  Input:
+    KEYS[1] grant hash   hitl:proxy:grant:{g:<grantId>}
+    ARGV[1] verdict      approved | rejected
+    ARGV[2] now, epoch ms
+
+  Output:
+    {1}            recorded
+    {-1}           not found (never created, or forgotten)
+    {-2, state}    not pending any more; its state
+    {-4}           expired (now past expiresAt); the grant is now 'expired'
+]]
+local f = redis.call('HMGET', KEYS[1], 'state', 'expiresAt')
+if not f[1] then
+  return {-1}
+end
+if f[1] ~= 'pending' then
+  return {-2, f[1]}
+end
+if tonumber(ARGV[2]) > tonumber(f[2]) then
+  redis.call('HSET', KEYS[1], 'state', 'expired')
+  return {-4}
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[1], 'decidedAt', ARGV[2])
+return {1}

@@ -1,0 +1,158 @@
+import { OperationWaiters } from './op-waiters.js';
+import type {
+  BeginResult,
+  ConsumeOutcome,
+  DecideOutcome,
+  GrantState,
+  NewGrant,
+  Operation,
+  ProxyStore,
+} from './proxy-store.js';
+
+interface GrantRow extends NewGrant {
+  state: GrantState;
+  /** Epoch ms after which the row is forgotten. */
+  removeAt: number;
+}
+
+interface OperationRow extends Operation {
+  removeAt: number;
+}
+
+/** How long a decided or used grant stays readable after its expiry. */
+const GRANT_RETENTION_MS = 60 * 60_000;
+
+/** The embedded store: one process, no setup. Same behaviour as the Redis store (one contract suite). */
+export class MemoryProxyStore implements ProxyStore {
+  private readonly grants = new Map<string, GrantRow>();
+  private readonly operations = new Map<string, OperationRow>();
+  private readonly waiters = new OperationWaiters();
+
+  /** `clock` decides when leases and retention end (the same clock the caller passes as `now`). */
+  constructor(private readonly clock: { now(): number } = Date) {}
+
+  async createGrant(grant: NewGrant): Promise<void> {
+    this.prune();
+    this.grants.set(grant.grantId, {
+      ...grant,
+      state: 'pending',
+      removeAt: grant.expiresAt + GRANT_RETENTION_MS,
+    });
+  }
+
+  async decideGrant(grantId: string, decision: 'approved' | 'rejected', now: number): Promise<DecideOutcome> {
+    const grant = this.liveGrant(grantId);
+    if (!grant) return 'not_found';
+    if (grant.state !== 'pending') return 'not_pending';
+    if (now > grant.expiresAt) {
+      grant.state = 'expired';
+      return 'expired';
+    }
+    grant.state = decision;
+    return decision;
+  }
+
+  async consumeGrant(grantId: string, digest: string, now: number): Promise<ConsumeOutcome> {
+    const grant = this.liveGrant(grantId);
+    if (!grant) return 'not_found';
+    if (grant.digest !== digest) return 'mismatch';
+    if (grant.state === 'used' || grant.state === 'expired') return grant.state;
+    if (grant.state !== 'approved') return 'not_approved';
+    if (now > grant.expiresAt) {
+      grant.state = 'expired';
+      return 'expired';
+    }
+    grant.state = 'used';
+    return 'ok';
+  }
+
+  async beginOperation(
+    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
+    leaseMs: number,
+    now: number,
+  ): Promise<BeginResult> {
+    this.prune();
+    const existing = this.liveOperation(op.userId, op.key);
+    if (existing) return { started: false, existing: strip(existing) };
+    this.operations.set(OperationWaiters.id(op.userId, op.key), {
+      ...op,
+      updatedAt: now,
+      removeAt: now + leaseMs,
+    });
+    return { started: true };
+  }
+
+  async updateOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    patch: { state: 'awaiting_approval' | 'in_progress'; inquiryId?: string; grantId?: string },
+    now: number,
+  ): Promise<boolean> {
+    const row = this.liveOperation(userId, key);
+    if (!row || row.owner !== owner || row.state === 'done') return false;
+    Object.assign(row, patch, { updatedAt: now });
+    return true;
+  }
+
+  async finishOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    result: unknown,
+    retentionMs: number,
+    now: number,
+  ): Promise<boolean> {
+    const row = this.liveOperation(userId, key);
+    if (!row || row.owner !== owner) return false;
+    Object.assign(row, { state: 'done', result, updatedAt: now, removeAt: now + retentionMs });
+    this.waiters.notify(OperationWaiters.id(userId, key));
+    return true;
+  }
+
+  async getOperation(userId: string, key: string): Promise<Operation | null> {
+    const row = this.liveOperation(userId, key);
+    return row ? strip(row) : null;
+  }
+
+  waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null> {
+    return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
+  }
+
+  async close(): Promise<void> {}
+
+  private liveGrant(grantId: string): GrantRow | undefined {
+    const row = this.grants.get(grantId);
+    if (row && row.removeAt <= this.clock.now()) {
+      this.grants.delete(grantId);
+      return undefined;
+    }
+    return row;
+  }
+
+  private liveOperation(userId: string, key: string): OperationRow | undefined {
+    const id = OperationWaiters.id(userId, key);
+    const row = this.operations.get(id);
+    if (row && row.removeAt <= this.clock.now()) {
+      this.operations.delete(id);
+      return undefined;
+    }
+    return row;
+  }
+
+  private lastPrune = 0;
+
+  /** Forgets lapsed rows, at most every 10 s, so a long-running embedded proxy does not grow. */
+  private prune(): void {
+    const now = this.clock.now();
+    if (now - this.lastPrune < 10_000) return;
+    this.lastPrune = now;
+    for (const [id, row] of this.grants) if (row.removeAt <= now) this.grants.delete(id);
+    for (const [id, row] of this.operations) if (row.removeAt <= now) this.operations.delete(id);
+  }
+}
+
+function strip(row: OperationRow): Operation {
+  const { removeAt: _removeAt, ...op } = row;
+  return structuredClone(op);
+}

@@ -1,0 +1,83 @@
+/** Where an approval grant stands. `used` and `expired` are final; only `approved` can be consumed. */
+export type GrantState = 'pending' | 'approved' | 'rejected' | 'used' | 'expired';
+
+/** A single-use permission to forward one exact call, bound to its digest, valid until `expiresAt`. */
+export interface NewGrant {
+  grantId: string;
+  userId: string;
+  /** sha256 of (user, backend, tool, canonical arguments): see `callDigest`. */
+  digest: string;
+  /** Epoch ms: an approval decided or used after this executes nothing. */
+  expiresAt: number;
+}
+
+/** What recording the human's verdict on a grant did. */
+export type DecideOutcome = 'approved' | 'rejected' | 'expired' | 'not_found' | 'not_pending';
+
+/** What trying to use a grant for a call did; only `ok` lets the call through. */
+export type ConsumeOutcome = 'ok' | 'not_found' | 'mismatch' | 'not_approved' | 'used' | 'expired';
+
+/** Where an idempotent operation stands (`get_operation_status` adds `not_found`). */
+export type OperationState = 'awaiting_approval' | 'in_progress' | 'done';
+
+/** One idempotent call: the first caller with a key owns it; everyone else waits for its result. */
+export interface Operation {
+  userId: string;
+  key: string;
+  digest: string;
+  state: OperationState;
+  /** Token of the caller that runs it (a later owner after a lapsed lease has another). */
+  owner: string;
+  inquiryId?: string;
+  grantId?: string;
+  /** The `tools/call` result every duplicate gets, once `done`. */
+  result?: unknown;
+  updatedAt: number;
+}
+
+export type BeginResult = { started: true } | { started: false; existing: Operation };
+
+/**
+ * The proxy's shared state: approval grants and idempotent operations. The memory store serves one
+ * process; the Redis store is the single source of truth across proxy nodes. Both pass one contract
+ * suite (test/store-contract.ts).
+ */
+export interface ProxyStore {
+  createGrant(grant: NewGrant): Promise<void>;
+  /** Records the human's verdict once; a verdict after `expiresAt` expires the grant instead. */
+  decideGrant(grantId: string, decision: 'approved' | 'rejected', now: number): Promise<DecideOutcome>;
+  /** Atomically uses an approved grant for a call with `digest`: at most one caller ever gets `ok`. */
+  consumeGrant(grantId: string, digest: string, now: number): Promise<ConsumeOutcome>;
+
+  /** Claims `key` for this caller (`started`), or returns whoever holds it. The claim lapses after `leaseMs`. */
+  beginOperation(
+    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
+    leaseMs: number,
+    now: number,
+  ): Promise<BeginResult>;
+  /** Moves an operation the caller owns along; false when it is no longer theirs (or gone). */
+  updateOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    patch: { state: Exclude<OperationState, 'done'>; inquiryId?: string; grantId?: string },
+    now: number,
+  ): Promise<boolean>;
+  /** Stores the result (kept `retentionMs`) and wakes every waiter on any node; false when not the owner. */
+  finishOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    result: unknown,
+    retentionMs: number,
+    now: number,
+  ): Promise<boolean>;
+  getOperation(userId: string, key: string): Promise<Operation | null>;
+  /**
+   * Waits until the operation is `done` (returns it) or gone (returns null: its owner's lease lapsed).
+   * Rejects with the signal's reason when aborted.
+   */
+  waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,192 @@
+import { type Cluster, Redis } from 'ioredis';
+import { DEFAULT_PROXY_PREFIX, type ProxyKeys, proxyKeys } from './keys.js';
+import { OperationWaiters } from './op-waiters.js';
+import type {
+  BeginResult,
+  ConsumeOutcome,
+  DecideOutcome,
+  NewGrant,
+  Operation,
+  OperationState,
+  ProxyStore,
+} from './proxy-store.js';
+import { defineProxyScripts, ScriptCode } from './scripts.js';
+
+export interface RedisProxyStoreOptions {
+  /** A connected client (shared; not closed by this store) or a URL (the store owns the connection). */
+  redis: Redis | Cluster | string;
+  /** Key prefix; default `hitl:proxy:`. Tests use a unique one each. */
+  prefix?: string;
+}
+
+/** How long a decided or used grant stays readable after its expiry. */
+const GRANT_RETENTION_MS = 60 * 60_000;
+
+/** Distributed mode: grants and operations in Redis, the single source of truth for every proxy node. */
+export class RedisProxyStore implements ProxyStore {
+  private readonly redis: Redis | Cluster;
+  private readonly owned: boolean;
+  private readonly keys: ProxyKeys;
+  private readonly waiters = new OperationWaiters();
+  private subscriber?: Promise<Redis | Cluster>;
+
+  constructor(options: RedisProxyStoreOptions) {
+    this.owned = typeof options.redis === 'string';
+    this.redis =
+      typeof options.redis === 'string'
+        ? new Redis(options.redis, { maxRetriesPerRequest: 2 })
+        : options.redis;
+    this.keys = proxyKeys(options.prefix ?? DEFAULT_PROXY_PREFIX);
+    defineProxyScripts(this.redis);
+  }
+
+  async createGrant(grant: NewGrant): Promise<void> {
+    const key = this.keys.grant(grant.grantId);
+    const ttl = Math.max(1, grant.expiresAt - Date.now()) + GRANT_RETENTION_MS;
+    await this.redis
+      .multi()
+      .hset(key, {
+        userId: grant.userId,
+        digest: grant.digest,
+        state: 'pending',
+        expiresAt: grant.expiresAt,
+      })
+      .pexpire(key, ttl)
+      .exec();
+  }
+
+  async decideGrant(grantId: string, decision: 'approved' | 'rejected', now: number): Promise<DecideOutcome> {
+    const [code] = await this.redis.hitlProxyGrantDecide(this.keys.grant(grantId), decision, now);
+    if (code === ScriptCode.Done) return decision;
+    if (code === ScriptCode.Expired) return 'expired';
+    if (code === ScriptCode.WrongState) return 'not_pending';
+    return 'not_found';
+  }
+
+  async consumeGrant(grantId: string, digest: string, now: number): Promise<ConsumeOutcome> {
+    const [code, state] = await this.redis.hitlProxyGrantConsume(this.keys.grant(grantId), digest, now);
+    switch (code) {
+      case ScriptCode.Done:
+        return 'ok';
+      case ScriptCode.Mismatch:
+        return 'mismatch';
+      case ScriptCode.Expired:
+        return 'expired';
+      case ScriptCode.WrongState:
+        return state === 'used' || state === 'expired' ? state : 'not_approved';
+      default:
+        return 'not_found';
+    }
+  }
+
+  async beginOperation(
+    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
+    leaseMs: number,
+    now: number,
+  ): Promise<BeginResult> {
+    const reply = await this.redis.hitlProxyOpBegin(
+      this.keys.operation(op.userId, op.key),
+      op.digest,
+      op.state,
+      op.owner,
+      leaseMs,
+      now,
+    );
+    if (reply[0] === ScriptCode.Done) return { started: true };
+    return { started: false, existing: toOperation(op.userId, op.key, reply.slice(1)) };
+  }
+
+  async updateOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    patch: { state: Exclude<OperationState, 'done'>; inquiryId?: string; grantId?: string },
+    now: number,
+  ): Promise<boolean> {
+    const [code] = await this.redis.hitlProxyOpUpdate(
+      this.keys.operation(userId, key),
+      owner,
+      patch.state,
+      now,
+      patch.inquiryId ?? '',
+      patch.grantId ?? '',
+    );
+    return code === ScriptCode.Done;
+  }
+
+  async finishOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    result: unknown,
+    retentionMs: number,
+    now: number,
+  ): Promise<boolean> {
+    const [code] = await this.redis.hitlProxyOpFinish(
+      this.keys.operation(userId, key),
+      owner,
+      JSON.stringify(result ?? null),
+      retentionMs,
+      now,
+      this.keys.doneChannel,
+      OperationWaiters.id(userId, key),
+    );
+    return code === ScriptCode.Done;
+  }
+
+  async getOperation(userId: string, key: string): Promise<Operation | null> {
+    const fields = await this.redis.hmget(
+      this.keys.operation(userId, key),
+      'digest',
+      'state',
+      'owner',
+      'grantId',
+      'inquiryId',
+      'result',
+      'updatedAt',
+    );
+    return fields[0] === null ? null : toOperation(userId, key, fields);
+  }
+
+  async waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null> {
+    // Subscribed before the first read, so a finish published in between still wakes us.
+    await this.subscribe();
+    return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
+  }
+
+  async close(): Promise<void> {
+    const subscriber = await this.subscriber?.catch(() => undefined);
+    subscriber?.disconnect();
+    if (this.owned) await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /** One subscription per store, opened on first need. */
+  private subscribe(): Promise<Redis | Cluster> {
+    this.subscriber ??= (async () => {
+      // A Cluster duplicates to a Cluster; typed as Redis for the one call both share.
+      const subscriber = (this.redis as Redis).duplicate();
+      subscriber.on('message', (_channel: string, message: string) => this.waiters.notify(message));
+      await subscriber.subscribe(this.keys.doneChannel);
+      return subscriber;
+    })();
+    return this.subscriber;
+  }
+}
+
+/** An operation from its hash fields (digest, state, owner, grantId, inquiryId, result, updatedAt). */
+function toOperation(userId: string, key: string, fields: (string | number | null)[]): Operation {
+  const [digest, state, owner, grantId, inquiryId, result, updatedAt] = fields.map((f) =>
+    f === null || f === undefined ? undefined : String(f),
+  );
+  return {
+    userId,
+    key,
+    digest: digest ?? '',
+    state: (state ?? 'in_progress') as OperationState,
+    owner: owner ?? '',
+    ...(grantId ? { grantId } : {}),
+    ...(inquiryId ? { inquiryId } : {}),
+    ...(result !== undefined ? { result: JSON.parse(result) as unknown } : {}),
+    updatedAt: Number(updatedAt ?? 0),
+  };
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProxyStore } from '../src/store/proxy-store.js';
+
+/** One behaviour for both stores: the memory store and the Redis store run these same tests. */
+export function runProxyStoreContract(name: string, makeStore: () => Promise<ProxyStore>): void {
+  describe(`proxy store contract (${name})`, () => {
+    let store: ProxyStore;
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+    const id = () => randomUUID();
+
+    describe('grants', () => {
+      it('approves once, then lets exactly one call with the same digest through, once', async () => {
+        const grantId = id();
+        const now = Date.now();
+        await store.createGrant({ grantId, userId: 'u1', digest: 'd1', expiresAt: now + 10_000 });
+        expect(await store.consumeGrant(grantId, 'd1', now)).toBe('not_approved');
+        expect(await store.decideGrant(grantId, 'approved', now)).toBe('approved');
+        expect(await store.decideGrant(grantId, 'rejected', now)).toBe('not_pending');
+        expect(await store.consumeGrant(grantId, 'd2', now)).toBe('mismatch');
+        const tries = await Promise.all(
+          Array.from({ length: 10 }, () => store.consumeGrant(grantId, 'd1', now)),
+        );
+        expect(tries.filter((t) => t === 'ok')).toHaveLength(1);
+        expect(tries.filter((t) => t === 'used')).toHaveLength(9);
+      });
+
+      it('never lets a rejected grant through', async () => {
+        const grantId = id();
+        const now = Date.now();
+        await store.createGrant({ grantId, userId: 'u1', digest: 'd', expiresAt: now + 10_000 });
+        expect(await store.decideGrant(grantId, 'rejected', now)).toBe('rejected');
+        expect(await store.consumeGrant(grantId, 'd', now)).toBe('not_approved');
+      });
+
+      it('expires an approval that arrives after the expiry: nothing can use it', async () => {
+        const grantId = id();
+        const now = Date.now();
+        await store.createGrant({ grantId, userId: 'u1', digest: 'd', expiresAt: now + 1000 });
+        expect(await store.decideGrant(grantId, 'approved', now + 1001)).toBe('expired');
+        expect(await store.consumeGrant(grantId, 'd', now + 1001)).toBe('expired');
+        expect(await store.consumeGrant(grantId, 'd', now)).toBe('expired');
+      });
+
+      it('expires an approved grant used after the expiry; exactly at the expiry it still works', async () => {
+        const now = Date.now();
+        const late = id();
+        await store.createGrant({ grantId: late, userId: 'u1', digest: 'd', expiresAt: now + 1000 });
+        expect(await store.decideGrant(late, 'approved', now)).toBe('approved');
+        expect(await store.consumeGrant(late, 'd', now + 1001)).toBe('expired');
+        expect(await store.consumeGrant(late, 'd', now)).toBe('expired');
+        const edge = id();
+        await store.createGrant({ grantId: edge, userId: 'u1', digest: 'd', expiresAt: now + 1000 });
+        expect(await store.decideGrant(edge, 'approved', now + 1000)).toBe('approved');
+        expect(await store.consumeGrant(edge, 'd', now + 1000)).toBe('ok');
+      });
+
+      it('knows no unknown grant', async () => {
+        expect(await store.decideGrant(id(), 'approved', Date.now())).toBe('not_found');
+        expect(await store.consumeGrant(id(), 'd', Date.now())).toBe('not_found');
+      });
+    });
+
+    describe('operations', () => {
+      const begin = (userId: string, key: string, owner: string, digest = 'd', leaseMs = 10_000) =>
+        store.beginOperation({ userId, key, digest, state: 'in_progress', owner }, leaseMs, Date.now());
+
+      it('gives a key to exactly one of many concurrent callers; the rest see the holder', async () => {
+        const key = id();
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => begin('u1', key, `o${i}`)));
+        const winners = results.filter((r) => r.started);
+        expect(winners).toHaveLength(1);
+        const owners = new Set(results.flatMap((r) => (r.started ? [] : [r.existing.owner])));
+        expect(owners.size).toBe(1);
+      });
+
+      it('keeps keys per user', async () => {
+        const key = id();
+        expect((await begin('u1', key, 'a')).started).toBe(true);
+        expect((await begin('u2', key, 'b')).started).toBe(true);
+      });
+
+      it('moves along only for its owner and wakes waiters with the stored result', async () => {
+        const key = id();
+        await begin('u1', key, 'owner', 'digest-1');
+        expect(await store.updateOperation('u1', key, 'thief', { state: 'in_progress' }, Date.now())).toBe(
+          false,
+        );
+        expect(
+          await store.updateOperation(
+            'u1',
+            key,
+            'owner',
+            { state: 'awaiting_approval', inquiryId: 'inq-1', grantId: 'g-1' },
+            Date.now(),
+          ),
+        ).toBe(true);
+        expect(await store.getOperation('u1', key)).toMatchObject({
+          state: 'awaiting_approval',
+          inquiryId: 'inq-1',
+          grantId: 'g-1',
+          digest: 'digest-1',
+        });
+        const waiters = Promise.all(
+          Array.from({ length: 5 }, () => store.waitForOperation('u1', key, AbortSignal.timeout(10_000))),
+        );
+        await new Promise((r) => setTimeout(r, 50));
+        const result = { content: [{ type: 'text', text: 'done once' }] };
+        expect(await store.finishOperation('u1', key, 'thief', { no: 1 }, 60_000, Date.now())).toBe(false);
+        expect(await store.finishOperation('u1', key, 'owner', result, 60_000, Date.now())).toBe(true);
+        const woken = await waiters;
+        for (const op of woken) expect(op).toMatchObject({ state: 'done', result });
+        expect(await store.updateOperation('u1', key, 'owner', { state: 'in_progress' }, Date.now())).toBe(
+          false,
+        );
+      });
+
+      it('wakes a waiter quickly rather than at its next poll', async () => {
+        const key = id();
+        await begin('u1', key, 'owner');
+        const started = Date.now();
+        const waiting = store.waitForOperation('u1', key, AbortSignal.timeout(10_000));
+        await new Promise((r) => setTimeout(r, 20));
+        await store.finishOperation('u1', key, 'owner', { ok: true }, 60_000, Date.now());
+        expect(await waiting).toMatchObject({ state: 'done' });
+        expect(Date.now() - started).toBeLessThan(400);
+      });
+
+      it('lets a lapsed lease go: waiters get null and the key can be claimed again', async () => {
+        const key = id();
+        await begin('u1', key, 'crashed', 'd', 300);
+        const waiting = store.waitForOperation('u1', key, AbortSignal.timeout(10_000));
+        expect(await waiting).toBeNull();
+        expect((await begin('u1', key, 'next')).started).toBe(true);
+        expect(await store.finishOperation('u1', key, 'crashed', {}, 60_000, Date.now())).toBe(false);
+      });
+
+      it('stops waiting when the signal aborts', async () => {
+        const key = id();
+        await begin('u1', key, 'owner');
+        const controller = new AbortController();
+        const waiting = store.waitForOperation('u1', key, controller.signal);
+        controller.abort(new Error('caller went away'));
+        await expect(waiting).rejects.toThrow('caller went away');
+        expect(await store.getOperation('u9', key)).toBeNull();
+      });
+    });
+  });
+}
