@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { RunningNode } from '@hitl/inquiry';
+import type { DeviceAck } from '@hitl/protocol';
+import { startRedisServer } from '@hitl/store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeviceClient, type DeviceClient, type ResolvedNotice } from '../src/index.js';
+import { agent, startRealNode, structured, token, until } from './real-node.js';
+
+const newUser = () => `u-${randomUUID().slice(0, 8)}`;
+const FORM = [
+  { id: 'size', prompt: 'Size?', kind: 'choice', options: ['S', 'M', 'L'], required: true },
+  { id: 'gift', prompt: 'Gift wrap?', kind: 'boolean' },
+];
+
+describe('device client against a real node', () => {
+  let node: RunningNode;
+  const devices: DeviceClient[] = [];
+  const device = async (user: string, deviceName: string, extra = {}) => {
+    const client = createDeviceClient({
+      url: node.url,
+      token: await token(node, user, 'device'),
+      deviceName,
+      ...extra,
+    });
+    devices.push(client);
+    return client;
+  };
+  beforeAll(async () => {
+    node = await startRealNode({
+      HITL_DEVICE_TIMEOUT_MS: '1500',
+      HITL_SERVICE_TIMEOUT_MS: '5000',
+      HITL_CLIENT_TIMEOUT_MS: '8000',
+    });
+  });
+  afterAll(async () => {
+    for (const d of devices) d.close();
+    await node?.close();
+  });
+
+  it('both devices get the inquiry; the first answer wins and the other learns who answered', async () => {
+    const user = newUser();
+    const [laptop, phone] = [await device(user, 'laptop'), await device(user, 'phone')];
+    await Promise.all([until(laptop, (s) => s.synced), until(phone, (s) => s.synced)]);
+    const laptopNotices: ResolvedNotice[] = [];
+    laptop.on('resolved', (n) => laptopNotices.push(n));
+    const news: string[] = [];
+    laptop.on('new', (i) => news.push(i.inquiryId));
+
+    const mcp = await agent(node, user);
+    const call = mcp.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Which size?', questions: FORM, timeoutMs: 5000 },
+    });
+    const [onLaptop, onPhone] = await Promise.all([
+      until(laptop, (s) => s.inquiries.length === 1),
+      until(phone, (s) => s.inquiries.length === 1),
+    ]);
+    const id = onPhone.inquiries[0]!.inquiryId;
+    expect(onLaptop.inquiries[0]?.inquiryId).toBe(id);
+    expect(onPhone.inquiries[0]?.questions?.map((q) => q.id)).toEqual(['size', 'gift']);
+    expect(news).toEqual([id]);
+
+    const bad = await phone.answer(id, { size: 'XL' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await phone.answer(id, { size: 'M', gift: true })).toEqual({ ok: true, status: 'answered' });
+    expect(phone.getSnapshot().inquiries).toEqual([]);
+    await until(laptop, (s) => s.inquiries.length === 0);
+    expect(laptopNotices).toMatchObject([
+      {
+        inquiryId: id,
+        status: 'answered',
+        byThisDevice: false,
+        resolvedBy: { kind: 'human', deviceName: 'phone' },
+      },
+    ]);
+    const late: DeviceAck = await laptop.answer(id, { size: 'S' });
+    expect(late).toMatchObject({ ok: false, error: { code: 'already_resolved' } });
+    expect(structured(await call)).toMatchObject({ status: 'answered', answer: { size: 'M', gift: true } });
+    await mcp.close();
+  });
+
+  it('a device that connects later gets the pending inquiry by sync, and can refuse it', async () => {
+    const user = newUser();
+    const mcp = await agent(node, user);
+    const call = mcp.callTool({ name: 'send_inquiry', arguments: { question: 'Budget?', timeoutMs: 5000 } });
+    await new Promise((r) => setTimeout(r, 300));
+    const late = await device(user, 'tablet', { deviceTimer: false });
+    const synced = await until(late, (s) => s.synced && s.inquiries.length === 1);
+    const id = synced.inquiries[0]!.inquiryId;
+    expect(await late.refuse(id)).toEqual({ ok: true, status: 'refused' });
+    expect(structured(await call)).toMatchObject({
+      status: 'refused',
+      resolvedBy: { kind: 'human', deviceName: 'tablet', deviceId: late.deviceId },
+    });
+    await mcp.close();
+  });
+
+  it('the device timer reports the deadline once; the call ends timed_out by device-timer', async () => {
+    const user = newUser();
+    const phone = await device(user, 'phone', { deviceId: 'phone-1' });
+    await until(phone, (s) => s.synced);
+    const timeouts: DeviceAck[] = [];
+    phone.on('timeout', (_id, ack) => timeouts.push(ack));
+    const mcp = await agent(node, user);
+    const started = Date.now();
+    const result = structured(
+      await mcp.callTool({ name: 'send_inquiry', arguments: { question: 'Still there?' } }),
+    );
+    const elapsed = Date.now() - started;
+    expect(result).toMatchObject({
+      status: 'timed_out',
+      resolvedBy: { kind: 'device-timer', deviceId: 'phone-1', deviceName: 'phone' },
+    });
+    // Device tier 1.5 s, service tier 5 s: the device fired, not the service.
+    expect(elapsed).toBeGreaterThanOrEqual(1400);
+    expect(elapsed).toBeLessThan(4000);
+    expect(timeouts).toEqual([{ ok: true, status: 'timed_out' }]);
+    await mcp.close();
+  });
+
+  it('a bad token is rejected and not retried', async () => {
+    const rejected = createDeviceClient({ url: node.url, token: 'not-a-token', deviceName: 'x' });
+    devices.push(rejected);
+    const snap = await until(rejected, (s) => s.status === 'rejected');
+    expect(snap.error).toMatch(/^unauthorized/);
+    const agentToken = createDeviceClient({
+      url: node.url,
+      token: await token(node, newUser(), 'agent'),
+      deviceName: 'x',
+    });
+    devices.push(agentToken);
+    expect((await until(agentToken, (s) => s.status === 'rejected')).error).toMatch(/^forbidden/);
+  });
+});
+
+describe('device client reconnects', () => {
+  it('after its node restarts it reconnects with backoff, re-syncs and can still answer', async () => {
+    const redis = await startRedisServer();
+    const env = {
+      REDIS_URL: redis.url,
+      HITL_DEVICE_TIMEOUT_MS: '20000',
+      HITL_SERVICE_TIMEOUT_MS: '30000',
+      HITL_CLIENT_TIMEOUT_MS: '40000',
+    };
+    let node = await startRealNode(env);
+    const user = newUser();
+    const phone = createDeviceClient({
+      url: node.url,
+      token: await token(node, user, 'device'),
+      deviceName: 'phone',
+      backoff: { baseMs: 100, maxMs: 400 },
+    });
+    try {
+      await until(phone, (s) => s.synced);
+      const mcp = await agent(node, user);
+      // The call is held on this node; closing the node releases it (the inquiry stays answerable).
+      const call = mcp
+        .callTool({ name: 'send_inquiry', arguments: { question: 'Ship it?', idempotencyKey: 'k1' } })
+        .catch(() => undefined);
+      const id = (await until(phone, (s) => s.inquiries.length === 1)).inquiries[0]!.inquiryId;
+
+      const port = new URL(node.url).port;
+      await node.close();
+      await call;
+      await mcp.close();
+      await until(phone, (s) => s.status === 'reconnecting');
+      node = await startRealNode({ ...env, PORT: port });
+      const back = await until(phone, (s) => s.status === 'connected' && s.synced, 10_000);
+      expect(back.inquiries.map((i) => i.inquiryId)).toEqual([id]);
+      expect(await phone.answer(id, 'yes')).toEqual({ ok: true, status: 'answered' });
+
+      const again = await agent(node, user);
+      const result = await again.callTool({ name: 'get_inquiry', arguments: { idempotencyKey: 'k1' } });
+      expect(structured(result)).toMatchObject({ inquiryId: id, status: 'answered', answer: 'yes' });
+      await again.close();
+    } finally {
+      phone.close();
+      await node.close();
+      await redis.stop();
+    }
+  });
+});
