@@ -1,0 +1,94 @@
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describeZodError, LIMITS } from '@hitl/protocol';
+import { createAdaptorServer } from '@hono/node-server';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { type Decider, DecisionRequestSchema, SuggestRequestSchema } from '../core/types.js';
+import { requireServiceToken } from './service-auth.js';
+
+/** Paths of the decision agent's HTTP API. */
+export const DECIDE_PATH = '/v1/decide';
+export const SUGGEST_PATH = '/v1/suggest';
+
+export interface DecisionAppDeps {
+  decider: Decider;
+  /** The shared `HITL_SECRET` callers' tokens are signed with. */
+  secret: string;
+  logger: Logger;
+}
+
+async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S> | Response> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    return c.json({ error: { code: 'invalid_input', message: 'body must be JSON' } }, 400);
+  }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  return c.json({ error: { code: 'invalid_input', message: describeZodError(parsed.error) } }, 400);
+}
+
+/**
+ * The decision agent's HTTP API (`hitl decide`): `POST /v1/decide` and `POST /v1/suggest` for an
+ * ops-role service token, `GET /healthz` open.
+ */
+export function decisionApp(deps: DecisionAppDeps): Hono {
+  const app = new Hono();
+  const auth = requireServiceToken(deps.secret);
+  const limit = bodyLimit({
+    maxSize: LIMITS.bodyBytes,
+    onError: (c) =>
+      c.json({ error: { code: 'payload_too_large', message: `body over ${LIMITS.bodyBytes} bytes` } }, 413),
+  });
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.post(DECIDE_PATH, auth, limit, async (c) => {
+    const request = await parseBody(c, DecisionRequestSchema);
+    return request instanceof Response ? request : c.json(await deps.decider.decide(request));
+  });
+  app.post(SUGGEST_PATH, auth, limit, async (c) => {
+    const request = await parseBody(c, SuggestRequestSchema);
+    return request instanceof Response ? request : c.json(await deps.decider.suggest(request));
+  });
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
+  );
+  app.onError((error, c) => {
+    deps.logger.error({ err: error, path: c.req.path }, 'decision request failed');
+    return c.json({ error: { code: 'internal', message: 'internal error' } }, 500);
+  });
+  return app;
+}
+
+export interface RunningDecisionServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves {@link decisionApp} on `host:port` (port 0: any free port). */
+export async function startDecisionServer(
+  deps: DecisionAppDeps & { port: number; host: string },
+): Promise<RunningDecisionServer> {
+  const server = createAdaptorServer({ fetch: decisionApp(deps).fetch }) as HttpServer;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(deps.port, deps.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = deps.host.includes(':') ? `[${deps.host}]` : deps.host;
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  deps.logger.info({ url }, 'decision agent listening');
+  return {
+    url,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,1 @@
+export { type FakeChatModel, type FakeReply, startFakeChatModel } from './fake-chat-model.js';

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Real servers and a real redis-server: two files at a time on a 2-core machine.
+    maxWorkers: 2,
+  },
+});
