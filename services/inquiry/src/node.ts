@@ -92,6 +92,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     heartbeatMs: config.heartbeatMs,
     maxWaitMs: config.tiers.serviceMs,
     draining: () => draining,
+    storeReady: () => !redis || redis.client.status === 'ready',
     version: VERSION,
     webRoot: options.webRoot,
   });

@@ -1,14 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DeviceInquiry, InquiryResolvedEvent, InquirySyncEvent, Role } from '@hitl/protocol';
+import type { Role } from '@hitl/protocol';
 import { startRedisServer } from '@hitl/store/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { loadConfig } from '../src/config.js';
 import { type RunningNode, startNode } from '../src/node.js';
+import { connectDevice, type TestDevice } from '../src/testing/device.js';
 
+export { connectDevice, type TestDevice };
 export type StoreKind = 'memory' | 'redis';
 export const STORE_KINDS: StoreKind[] = ['memory', 'redis'];
 
@@ -73,59 +75,6 @@ export async function startTestNode(kind: StoreKind, env: Record<string, string>
       await redis?.stop();
       await rm(stateDir, { recursive: true, force: true });
     },
-  };
-}
-
-export interface TestDevice {
-  socket: Socket;
-  /** Every inquiry:new / inquiry:resolved / inquiry:sync received, in order. */
-  received: { event: string; payload: unknown }[];
-  nextNew(): Promise<DeviceInquiry>;
-  nextResolved(): Promise<InquiryResolvedEvent>;
-  synced: Promise<InquirySyncEvent>;
-  emit<T = unknown>(event: string, payload: unknown): Promise<T>;
-}
-
-/** A real socket.io-client device; resolves once connected (rejects on connect_error). */
-export async function connectDevice(url: string, token: string, deviceName: string): Promise<TestDevice> {
-  const socket = io(url, { auth: { token, deviceName }, transports: ['websocket'], reconnection: false });
-  const received: { event: string; payload: unknown }[] = [];
-  const queues = new Map<string, unknown[]>();
-  const waiters = new Map<string, ((v: unknown) => void)[]>();
-  const push = (event: string, payload: unknown) => {
-    received.push({ event, payload });
-    const waiting = waiters.get(event)?.shift();
-    if (waiting) waiting(payload);
-    else queues.set(event, [...(queues.get(event) ?? []), payload]);
-  };
-  const next = <T>(event: string) =>
-    new Promise<T>((resolve, reject) => {
-      const queued = queues.get(event)?.shift();
-      if (queued !== undefined) return resolve(queued as T);
-      const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5000);
-      waiters.set(event, [
-        ...(waiters.get(event) ?? []),
-        (v) => {
-          clearTimeout(timer);
-          resolve(v as T);
-        },
-      ]);
-    });
-  for (const event of ['inquiry:new', 'inquiry:resolved', 'inquiry:sync', 'inquiry:updated']) {
-    socket.on(event, (payload: unknown) => push(event, payload));
-  }
-  const synced = next<InquirySyncEvent>('inquiry:sync');
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', (error) => reject(error));
-  });
-  return {
-    socket,
-    received,
-    nextNew: () => next<DeviceInquiry>('inquiry:new'),
-    nextResolved: () => next<InquiryResolvedEvent>('inquiry:resolved'),
-    synced,
-    emit: (event, payload) => socket.timeout(5000).emitWithAck(event, payload),
   };
 }
 

@@ -11,16 +11,14 @@ export interface RateLimiter {
 export function createRateLimiter(perMinute: number, redis?: Redis): RateLimiter {
   if (perMinute === 0) return { consume: async () => ({ ok: true }) };
   const options = { points: perMinute, duration: 60, keyPrefix: 'hitl:rate' };
-  const limiter = redis
-    ? new RateLimiterRedis({
-        ...options,
-        storeClient: redis,
-        // Redis down must not take the doors with it: fall back to a per-node limit.
-        insuranceLimiter: new RateLimiterMemory(options),
-      })
-    : new RateLimiterMemory(options);
+  // Redis down must not take the doors with it: a per-node limit stands in until it is back.
+  const local = new RateLimiterMemory(options);
+  const shared = redis
+    ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: local })
+    : undefined;
   return {
     async consume(key) {
+      const limiter = shared && redis?.status === 'ready' ? shared : local;
       try {
         await limiter.consume(key);
         return { ok: true };

@@ -24,6 +24,7 @@ export interface McpRouteDeps {
   heartbeatMs: number;
   maxWaitMs: number;
   draining: () => boolean;
+  storeReady: () => boolean;
   version: string;
 }
 

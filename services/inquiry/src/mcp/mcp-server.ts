@@ -41,6 +41,8 @@ export interface McpContext {
   maxWaitMs: number;
   /** The node is draining: no new inquiries. */
   draining: () => boolean;
+  /** False while the shared store is known to be unreachable: new inquiries fail fast. */
+  storeReady: () => boolean;
   version: string;
 }
 
@@ -118,6 +120,7 @@ async function sendInquiry(ctx: McpContext, args: unknown, extra: Extra): Promis
   if (ctx.draining()) {
     throw new HitlError('unavailable', 'this node is shutting down; retry on another node', 1000);
   }
+  if (!ctx.storeReady()) throw storeUnavailable();
   const { inquiry } = await ctx.service.ask(
     { userId: ctx.claims.sub, tokenSubject: ctx.claims.sub, name: ctx.claims.name },
     input,
@@ -160,11 +163,32 @@ async function hold(
   const call = ctx.heldCalls.hold(key, inquiry.inquiryId);
   try {
     // A cancel for this call may reach another node: let it find the inquiry through the store.
-    await ctx.store.rememberCall(key, inquiry.inquiryId, Math.max(1000, deadline - ctx.clock.now() + 60_000));
+    // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
+    const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
+    ctx.store.rememberCall(key, inquiry.inquiryId, ttl).catch(() => undefined);
     const signal = AbortSignal.any([extra.signal, call.controller.signal]);
-    const latest = await ctx.service.wait(inquiry.inquiryId, signal, deadline);
+    const latest = await waitThroughOutages(ctx, inquiry.inquiryId, signal, deadline);
     return toolResult(latest ?? inquiry, ctx.clock.now());
   } finally {
     ctx.heldCalls.release(key, call);
   }
 }
+
+/** Waits for the inquiry; a store outage (Redis restarting) pauses the wait instead of failing the call. */
+async function waitThroughOutages(
+  ctx: McpContext,
+  inquiryId: string,
+  signal: AbortSignal,
+  deadline: number,
+): Promise<Inquiry | null> {
+  for (;;) {
+    try {
+      return await ctx.service.wait(inquiryId, signal, deadline);
+    } catch (error) {
+      if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, OUTAGE_PAUSE_MS));
+    }
+  }
+}
+
+const OUTAGE_PAUSE_MS = 500;

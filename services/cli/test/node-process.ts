@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { TokenService } from '@hitl/inquiry';
+import type { Role } from '@hitl/protocol';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+export const SECRET = 'distributed-test-secret-long-enough-for-hs256';
+export const tokens = new TokenService(SECRET);
+
+export const token = (user: string, role: Role, name?: string) =>
+  tokens.sign({ sub: user, role, ...(name ? { name } : {}) });
+
+/** A `hitl serve` process on a free loopback port. */
+export interface NodeProcess {
+  url: string;
+  child: ChildProcess;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  exited: Promise<number | string>;
+  kill(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+/** Starts `hitl serve` as its own process and resolves once it logs where it listens. */
+export async function spawnNode(env: Record<string, string>): Promise<NodeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HITL_SECRET: SECRET, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`node did not start: ${seen}`)), 15_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = seen.match(/"url":"(http:\/\/[^"]+)".*"msg":"node listening"/);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+    });
+    void exited.then((code) => reject(new Error(`node exited (${code}) before listening: ${seen}`)));
+  });
+  return {
+    url,
+    child,
+    exited,
+    kill: async (signal = 'SIGKILL') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** An MCP SDK client for `user` on one node. */
+export async function mcpClient(url: string, user: string): Promise<Client> {
+  const client = new Client({ name: 'distributed-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${await token(user, 'agent')}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** POST a JSON-RPC message to a node's `/mcp` as `user`'s agent. */
+export async function rpcPost(
+  url: string,
+  user: string,
+  message: unknown,
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(`${url}/mcp`, {
+    method: 'POST',
+    signal,
+    headers: {
+      authorization: `Bearer ${await token(user, 'agent')}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify(message),
+  });
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it is true or `ms` pass. */
+export async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}

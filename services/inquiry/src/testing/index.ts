@@ -1,0 +1,1 @@
+export { connectDevice, type TestDevice } from './device.js';
