@@ -1,6 +1,13 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_SERVICE_TIER_MS, MIN_TIER_MS, type TimeoutTiers, tierOrderProblems } from '@hitl/protocol';
+import { loadPolicyFile, type PolicyConfig, withForbidden } from '@hitl/decision-agent';
+import {
+  FallbackStrategySchema,
+  MAX_SERVICE_TIER_MS,
+  MIN_TIER_MS,
+  type TimeoutTiers,
+  tierOrderProblems,
+} from '@hitl/protocol';
 import { z } from 'zod';
 
 const TIER_VARS: Record<keyof TimeoutTiers, string> = {
@@ -50,6 +57,18 @@ const EnvSchema = z.object({
     .max(2000)
     .default("I'm not sure about the details; decide as you see fit."),
   HITL_NODE_ID: z.string().min(1).max(100).optional(),
+  HITL_LLM_URL: z.string().url().optional(),
+  HITL_LLM_MODEL: z.string().min(1).max(200).optional(),
+  HITL_LLM_API_KEY: z.string().min(1).optional(),
+  HITL_POLICY_FILE: z.string().min(1).optional(),
+  HITL_FORBID_STRATEGIES: list.pipe(
+    z.array(
+      FallbackStrategySchema.exclude(['fail_closed'], {
+        error: 'expected strategy names other than fail_closed',
+      }),
+    ),
+  ),
+  HITL_DECISION_LOG_MAX: int(10_000, 100, 10_000_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -72,6 +91,12 @@ export interface Config {
   drainMs: number;
   texts: { timeout: string; refusal: string };
   nodeId?: string;
+  /** The model behind the `agent` strategy (OpenAI-compatible); rule-based when unset. */
+  llm?: { url: string; model: string; apiKey?: string };
+  /** Fallback policy: `HITL_POLICY_FILE` plus `HITL_FORBID_STRATEGIES`. */
+  policy: PolicyConfig;
+  /** About how many records the decision audit log keeps. */
+  decisionLogMax: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -108,6 +133,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
     throw new ConfigError(`invalid timeout tiers:\n  ${lines.join('\n  ')}`);
   }
+  if (e.HITL_LLM_URL && !e.HITL_LLM_MODEL) {
+    throw new ConfigError(`invalid configuration:\n  HITL_LLM_MODEL="": required when HITL_LLM_URL is set`);
+  }
+  let policy: PolicyConfig = {};
+  if (e.HITL_POLICY_FILE) {
+    try {
+      policy = loadPolicyFile(e.HITL_POLICY_FILE);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ConfigError(
+        `invalid configuration:\n  HITL_POLICY_FILE=${JSON.stringify(e.HITL_POLICY_FILE)}: ${message}`,
+      );
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -130,6 +169,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     drainMs: e.HITL_DRAIN_MS,
     texts: { timeout: e.HITL_TIMEOUT_TEXT, refusal: e.HITL_REFUSAL_TEXT },
     nodeId: e.HITL_NODE_ID,
+    llm:
+      e.HITL_LLM_URL && e.HITL_LLM_MODEL
+        ? {
+            url: e.HITL_LLM_URL,
+            model: e.HITL_LLM_MODEL,
+            ...(e.HITL_LLM_API_KEY ? { apiKey: e.HITL_LLM_API_KEY } : {}),
+          }
+        : undefined,
+    policy: withForbidden(policy, e.HITL_FORBID_STRATEGIES),
+    decisionLogMax: e.HITL_DECISION_LOG_MAX,
     logLevel: e.LOG_LEVEL,
   };
 }

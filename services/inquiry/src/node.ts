@@ -8,6 +8,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { loadOrCreateSecret } from './auth/secret.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
+import { createDecisionParts } from './core/decision-setup.js';
 import { InquiryService } from './core/inquiry-service.js';
 import { type Clock, type InquiryEvents, systemClock } from './core/ports.js';
 import { createRateLimiter } from './core/rate-limit.js';
@@ -60,6 +61,9 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     resolved: (inquiry: Inquiry) => {
       for (const listener of listeners) listener.resolved(inquiry);
     },
+    updated: (inquiry: Inquiry) => {
+      for (const listener of listeners) listener.updated?.(inquiry);
+    },
   };
   let deviceCount = () => 0;
   const metrics = new NodeMetrics({
@@ -67,6 +71,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     pending: () => store.countAllPending(),
     devices: () => deviceCount(),
   });
+  const decisions = await createDecisionParts(config, { redis: redis?.client, tokens, clock, logger });
   const service = new InquiryService({
     store,
     clock,
@@ -74,6 +79,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     events,
     metrics,
     config: { tiers: config.tiers, maxPendingPerUser: config.maxPendingPerUser, texts: config.texts },
+    decisions,
   });
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
   listeners.push({ created: (inquiry) => timers.schedule(inquiry), resolved: () => undefined });
@@ -93,6 +99,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     maxWaitMs: config.tiers.serviceMs,
     draining: () => draining,
     storeReady: () => !redis || redis.client.status === 'ready',
+    decisionLog: decisions.log,
     version: VERSION,
     webRoot: options.webRoot,
   });

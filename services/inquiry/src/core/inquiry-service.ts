@@ -1,7 +1,9 @@
+import type { Decision } from '@hitl/decision-agent';
 import {
   HitlError,
   type Inquiry,
   type InquiryContent,
+  type Resolution,
   responseProblem,
   type SendInquiryInput,
   type TimeoutTiers,
@@ -9,6 +11,8 @@ import {
 import { type InquiryStore, newInquiryId, type ResolveResult } from '@hitl/store';
 import type { Logger } from 'pino';
 import { computeDeadlines, deviceTimeoutAllowed } from './deadlines.js';
+import { decisionRecordFor } from './decision-record.js';
+import { type DecisionDeps, FallbackRunner } from './fallback.js';
 import { type Ending, type PresetTexts, resolutionFor } from './outcomes.js';
 import type { Clock, InquiryEvents, InquiryMetrics } from './ports.js';
 
@@ -19,6 +23,8 @@ export interface InquiryServiceDeps {
   events: InquiryEvents;
   metrics: InquiryMetrics;
   config: { tiers: TimeoutTiers; maxPendingPerUser: number; texts: PresetTexts };
+  /** Fallback decisions and the audit log; without them every ending writes its preset outcome. */
+  decisions?: DecisionDeps;
 }
 
 /** Who asks: the user the question is for, and the agent token that asked. */
@@ -36,7 +42,12 @@ const PENDING_RETRY_MS = 5000;
  * Stateless: everything lives in the store; events only inform.
  */
 export class InquiryService {
-  constructor(private readonly deps: InquiryServiceDeps) {}
+  private readonly fallback: FallbackRunner | undefined;
+
+  constructor(private readonly deps: InquiryServiceDeps) {
+    const { decisions, store, clock, logger } = deps;
+    this.fallback = decisions && new FallbackRunner({ ...decisions, store, clock, logger });
+  }
 
   /** Creates the inquiry (or re-attaches to the one the idempotency key names). */
   async ask(asker: AskerRef, input: SendInquiryInput): Promise<{ inquiry: Inquiry; created: boolean }> {
@@ -84,6 +95,7 @@ export class InquiryService {
       metrics.created();
       events.created(result.inquiry);
       this.log(result.inquiry).info({ kind: result.inquiry.kind }, 'inquiry created');
+      void this.fallback?.suggest(result.inquiry, (updated) => events.updated?.(updated));
     }
     return { inquiry: result.inquiry, created: result.created };
   }
@@ -104,7 +116,7 @@ export class InquiryService {
    * @throws HitlError `not_found`, `invalid_input` (answer does not fit), `too_early` (device timer).
    */
   async settle(inquiryId: string, userId: string | undefined, ending: Ending): Promise<ResolveResult> {
-    const { store, clock, config, events, metrics } = this.deps;
+    const { clock, config } = this.deps;
     const inquiry = await this.find(inquiryId, userId);
     if (!inquiry) throw new HitlError('not_found', `no inquiry ${inquiryId}`);
     if (inquiry.status !== 'pending') return { kind: 'lost', inquiry };
@@ -116,7 +128,25 @@ export class InquiryService {
     if (ending.type === 'device-timer' && !deviceTimeoutAllowed(inquiry.deadlines, now)) {
       throw new HitlError('too_early', `the device deadline is ${inquiry.deadlines.deviceAt - now} ms away`);
     }
-    const result = await store.resolve(inquiryId, resolutionFor(inquiry, ending, config.texts, now));
+    const { fallback } = this;
+    const plan = fallback?.plan(inquiry, ending);
+    if (fallback && plan) {
+      return fallback.run(inquiry, plan, (resolution, decision) =>
+        this.write(inquiryId, ending, resolution, decision),
+      );
+    }
+    return this.write(inquiryId, ending, resolutionFor(inquiry, ending, config.texts, now));
+  }
+
+  /** The atomic resolve (first writer wins); the winner informs devices and metrics and appends the audit record. */
+  private async write(
+    inquiryId: string,
+    ending: Ending,
+    resolution: Resolution,
+    decision?: Decision,
+  ): Promise<ResolveResult> {
+    const { store, events, metrics } = this.deps;
+    const result = await store.resolve(inquiryId, resolution);
     if (result.kind === 'won') {
       metrics.resolved(result.inquiry);
       events.resolved(result.inquiry);
@@ -124,6 +154,11 @@ export class InquiryService {
         { status: result.inquiry.status, by: result.inquiry.resolvedBy?.kind },
         'inquiry resolved',
       );
+      await this.fallback?.log
+        .append(decisionRecordFor(result.inquiry, ending, decision))
+        .catch((error: unknown) => {
+          this.log(result.inquiry).warn({ err: error }, 'decision audit record not written');
+        });
     }
     return result;
   }

@@ -68,3 +68,42 @@ export function resolutionFor(
       return { status: 'cancelled', resolvedBy: { kind: 'agent' }, resolvedAt: now };
   }
 }
+
+/** The endings a fallback strategy may follow, and the trigger each one names. */
+export type FallbackEnding = Extract<Ending, { type: 'refusal' | 'device-timer' | 'service-timer' }>;
+
+/** The trigger of an ending that may call for a fallback, or undefined (an answer, a cancel). */
+export function fallbackTrigger(ending: Ending): 'refusal' | 'device-timer' | 'service-timer' | undefined {
+  return ending.type === 'refusal' || ending.type === 'device-timer' || ending.type === 'service-timer'
+    ? ending.type
+    : undefined;
+}
+
+/** What a machine decided, as the resolution needs it. */
+export interface MachineDecision {
+  strategy: NonNullable<ResolvedBy['strategy']>;
+  answer?: InquiryResponse;
+  rationale: string;
+}
+
+/**
+ * The resolution a fallback decision writes: the status still says what ended the wait (refused or
+ * timed out), `resolvedBy` says a machine decided, which strategy, why, and on what trigger.
+ */
+export function decisionResolution(
+  ending: FallbackEnding,
+  decision: MachineDecision,
+  now: number,
+): Resolution {
+  return {
+    status: ending.type === 'refusal' ? 'refused' : 'timed_out',
+    ...(decision.answer !== undefined ? { answer: decision.answer } : {}),
+    resolvedBy: {
+      kind: 'decision-agent',
+      strategy: decision.strategy,
+      rationale: decision.rationale,
+      trigger: ending.type,
+    },
+    resolvedAt: now,
+  };
+}

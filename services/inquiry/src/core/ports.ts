@@ -11,6 +11,8 @@ export const systemClock: Clock = { now: () => Date.now() };
 export interface InquiryEvents {
   created(inquiry: Inquiry): void;
   resolved(inquiry: Inquiry): void;
+  /** A pending inquiry changed for its devices (e.g. a suggested answer arrived). */
+  updated?(inquiry: Inquiry): void;
 }
 
 /** What the core reports to metrics. */

@@ -6,12 +6,13 @@ import type { Logger } from 'pino';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { type McpRouteDeps, mcpRoutes } from '../mcp/mcp-route.js';
 import type { NodeMetrics } from '../metrics.js';
+import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { errorResponse, JSONRPC, jsonRpcError } from './errors.js';
 import { type HostPolicy, hostOriginProblem } from './host-guard.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { webRoutes } from './web-routes.js';
 
-export interface AppDeps extends RestDeps, McpRouteDeps {
+export interface AppDeps extends RestDeps, McpRouteDeps, DecisionRouteDeps {
   store: InquiryStore;
   metrics: NodeMetrics;
   hostPolicy: HostPolicy;
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): Hono {
 
   app.route('/mcp', mcpRoutes(deps));
   app.route('/api', restRoutes(deps));
+  app.route('/api', decisionRoutes(deps));
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
     if (isStoreOutage(error)) {

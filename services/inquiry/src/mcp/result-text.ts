@@ -9,10 +9,41 @@ const TIMER_WORDS: Record<string, string> = {
   'service-timer': 'the service timed out',
 };
 
+const DECISION_TRIGGER_WORDS: Record<string, string> = {
+  'device-timer': "No human answered: the person's device timed out",
+  'service-timer': 'No human answered: nobody answered before the service timeout',
+  refusal: 'No human answered: the person declined to answer',
+};
+
+/** A fallback decision, worded so it can never pass for a person's answer or approval. */
+function decisionText(result: InquiryResult): string {
+  const by = result.resolvedBy;
+  const words = [
+    `${DECISION_TRIGGER_WORDS[by?.trigger ?? ''] ?? 'No human answered'}.`,
+    `This is NOT a human answer: an automatic fallback (strategy "${by?.strategy ?? 'unknown'}") decided instead.`,
+  ];
+  if (by?.strategy === 'fail_closed') {
+    words.push(
+      result.answer === 'reject'
+        ? 'The action is rejected and nothing was approved: do not run it.'
+        : 'No answer was chosen and nothing was approved: do not assume one.',
+    );
+  } else if (result.answer === 'approve') {
+    words.push('The fallback let the action go ahead on machine confidence alone; no person approved it.');
+  } else if (result.answer !== undefined) {
+    words.push(`Machine-chosen answer (no person confirmed it): ${show(result.answer)}`);
+  } else {
+    words.push('The fallback chose no answer; nothing was approved.');
+  }
+  if (by?.rationale) words.push(`The fallback's reasoning: ${by.rationale}`);
+  return words.join(' ');
+}
+
 /** The text the model reads; it never lets silence or a refusal read as a human answer. */
 export function resultText(result: InquiryResult): string {
   const id = result.inquiryId;
   const by = result.resolvedBy;
+  if (by?.kind === 'decision-agent' && result.status !== 'pending') return decisionText(result);
   switch (result.status) {
     case 'answered':
       if (by?.kind === 'human') return `The person answered: ${show(result.answer)}`;

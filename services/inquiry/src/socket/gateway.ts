@@ -116,6 +116,10 @@ export function createDeviceGateway(
     // Broadcast without an ack: such packets are kept for connection-state recovery.
     created: (inquiry: Inquiry) =>
       io.to(room(inquiry.userId)).emit('inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
+    updated: (inquiry: Inquiry) => {
+      if (inquiry.status !== 'pending') return;
+      io.to(room(inquiry.userId)).emit('inquiry:updated', toDeviceInquiry(inquiry, deps.clock.now()));
+    },
     resolved: (inquiry: Inquiry) => {
       if (inquiry.status === 'pending' || !inquiry.resolvedBy) return;
       io.to(room(inquiry.userId)).emit('inquiry:resolved', {

@@ -1,0 +1,41 @@
+import { auditContext, type Decision, type NewDecisionRecord } from '@hitl/decision-agent';
+import type { DecisionRecord, DecisionTrigger, Inquiry } from '@hitl/protocol';
+import type { Ending } from './outcomes.js';
+
+const TRIGGERS: Record<Ending['type'], DecisionTrigger> = {
+  answer: 'human',
+  refusal: 'refusal',
+  'device-timer': 'device-timer',
+  'service-timer': 'service-timer',
+  cancel: 'cancel',
+};
+
+/**
+ * The audit record of an inquiry that `ending` just resolved (this node won the resolve), with the
+ * machine decision behind it when a fallback strategy ran.
+ */
+export function decisionRecordFor(inquiry: Inquiry, ending: Ending, decision?: Decision): NewDecisionRecord {
+  const at = inquiry.resolvedAt ?? inquiry.createdAt;
+  const record: NewDecisionRecord = {
+    at,
+    inquiryId: inquiry.inquiryId,
+    userId: inquiry.userId,
+    kind: inquiry.kind,
+    question: inquiry.question,
+    outcome: inquiry.status as DecisionRecord['outcome'],
+    trigger: TRIGGERS[ending.type],
+    decidedBy: inquiry.resolvedBy?.kind ?? 'human',
+    latencyMs: decision?.latencyMs ?? 0,
+    elapsedMs: Math.max(0, at - inquiry.createdAt),
+  };
+  const context = auditContext(inquiry.context);
+  if (context !== undefined) record.context = context;
+  const strategy = decision?.strategy ?? inquiry.resolvedBy?.strategy;
+  if (strategy) record.strategy = strategy;
+  if (inquiry.answer !== undefined) record.output = inquiry.answer;
+  const rationale = decision?.rationale ?? inquiry.resolvedBy?.rationale;
+  if (rationale) record.rationale = rationale;
+  if (decision?.model) record.model = decision.model;
+  if (decision?.error) record.error = decision.error;
+  return record;
+}
