@@ -1,0 +1,27 @@
+import { GATE_REASON_TEXT } from '../policy/gate.js';
+import type { ApprovalRequest } from './ask-human.js';
+
+/** Longest argument text shown inline in the question (the full canonical JSON is in `action`/`context`). */
+const INLINE_ARGS_CHARS = 2000;
+
+/** `send_inquiry` arguments for one approval: the exact tool, backend and canonical arguments. */
+export function approvalQuestion(request: ApprovalRequest): Record<string, unknown> {
+  const { action, canonicalArguments } = request;
+  const shown =
+    canonicalArguments.length > INLINE_ARGS_CHARS
+      ? `${canonicalArguments.slice(0, INLINE_ARGS_CHARS)}… (full arguments below)`
+      : canonicalArguments;
+  return {
+    question: `Allow "${action.tool}" on ${action.server} with ${shown}?`,
+    kind: 'approval',
+    action,
+    critical: request.critical,
+    context: {
+      why: GATE_REASON_TEXT[request.reason],
+      arguments: canonicalArguments,
+      ...(request.confidence === undefined ? {} : { confidence: request.confidence }),
+    },
+    ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+    idempotencyKey: `proxy:${request.grantId}`,
+  };
+}

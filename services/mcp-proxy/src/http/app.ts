@@ -1,0 +1,107 @@
+import {
+  type AuthVariables,
+  type HostPolicy,
+  hostOriginProblem,
+  requireRole,
+  type TokenService,
+} from '@hitl/inquiry';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { CallDeps } from '../mcp/call-deps.js';
+import { createProxyServer } from '../mcp/proxy-server.js';
+import { cancelledRequestIds, HeldCalls } from './held-calls.js';
+
+export interface ProxyAppDeps {
+  calls: CallDeps;
+  tokens: TokenService;
+  hostPolicy: HostPolicy;
+  heldCalls: HeldCalls;
+  version: string;
+  /** Largest accepted request body, bytes. */
+  maxBodyBytes: number;
+}
+
+type Env = { Variables: AuthVariables };
+
+/** A JSON-RPC error for a request the MCP layer never saw (host, auth, method, bad JSON). */
+function rpcError(c: Context, status: 400 | 403 | 405 | 413 | 500, code: number, message: string) {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+}
+
+/**
+ * The proxy's HTTP surface: `POST /mcp` (stateless Streamable HTTP, agent tokens), `GET`/`DELETE`
+ * `/mcp` 405, and open `/healthz` and `/readyz` (the backend connection is up).
+ */
+export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
+  const app = new Hono<Env>();
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', (c) =>
+    deps.calls.backend.closed()
+      ? c.json({ status: 'unavailable', reason: 'the backend connection is closed' }, 503)
+      : c.json({ status: 'ready' }),
+  );
+  app.use('/mcp', async (c, next) => {
+    const problem = hostOriginProblem(deps.hostPolicy, c.req.header('host'), c.req.header('origin'));
+    return problem ? rpcError(c, 403, -32000, problem) : next();
+  });
+  app.use(
+    '/mcp',
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      onError: (c) => rpcError(c, 413, -32600, `request body over ${deps.maxBodyBytes} bytes`),
+    }),
+  );
+  const notAllowed = (c: Context) => {
+    c.header('Allow', 'POST');
+    return rpcError(c, 405, -32000, 'Method not allowed: this proxy is stateless; use POST');
+  };
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+  app.post('/mcp', requireRole(deps.tokens, ['agent'], 'jsonrpc'), async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return rpcError(c, 400, -32700, 'Parse error: the body is not valid JSON');
+    }
+    const tokenKey = c.get('tokenKey');
+    for (const id of cancelledRequestIds(body)) {
+      deps.heldCalls.cancel(HeldCalls.key(tokenKey, id), 'cancelled by the agent');
+    }
+    const server = createProxyServer(deps.calls, {
+      userId: c.get('claims').sub,
+      version: deps.version,
+      withSignal: (extra, run) => deps.heldCalls.run(HeldCalls.key(tokenKey, extra.requestId), run),
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    // Closing the per-request server never cancels the call's work (that listens to held calls only).
+    const release = () => void server.close().catch(() => undefined);
+    c.req.raw.signal.addEventListener('abort', release, { once: true });
+    const response = await transport.handleRequest(c.req.raw, { parsedBody: body });
+    return closeWhenDone(response, release);
+  });
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
+  );
+  app.onError((error, c) => {
+    deps.calls.logger.error({ err: error, path: c.req.path }, 'request failed');
+    return rpcError(c, 500, -32603, 'internal error');
+  });
+  return app;
+}
+
+/** Frees the per-request server once its response has been fully sent. */
+function closeWhenDone(response: Response, release: () => void): Response {
+  if (!response.body) {
+    release();
+    return response;
+  }
+  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: release }));
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}

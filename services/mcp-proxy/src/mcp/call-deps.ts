@@ -1,0 +1,34 @@
+import type { Logger } from 'pino';
+import type { AskHuman } from '../approval/ask-human.js';
+import type { AuditSink } from '../audit/audit-sink.js';
+import type { Backend } from '../backend/backend.js';
+import type { Policy } from '../policy/policy-schema.js';
+import type { ProxyStore } from '../store/proxy-store.js';
+
+export interface Clock {
+  now(): number;
+}
+
+/** Timing of the proxy's calls, ms. */
+export interface CallTimings {
+  /** The backend call's own timeout (reset by backend progress). */
+  backendTimeoutMs: number;
+  /** How long a human has when the policy sets no timeout: the inquiry node's service tier. */
+  approvalWindowMs: number;
+  /** Extra time after the approval window before a grant expires (delivery of a last-second answer). */
+  grantGraceMs: number;
+  /** How long a finished idempotent result is kept. */
+  resultRetentionMs: number;
+}
+
+/** Everything a tool call needs, passed in one object. */
+export interface CallDeps {
+  backend: Backend;
+  store: ProxyStore;
+  policy: Policy;
+  asker: AskHuman;
+  audit: AuditSink;
+  clock: Clock;
+  logger: Logger;
+  timings: CallTimings;
+}

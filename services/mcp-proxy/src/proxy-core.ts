@@ -1,0 +1,91 @@
+import { type Config, loadOrCreateSecret, TokenService } from '@hitl/inquiry';
+import { InquiryAsker } from './approval/inquiry-asker.js';
+import { inquiryTokens } from './approval/inquiry-tokens.js';
+import type { AuditSink } from './audit/audit-sink.js';
+import { pinoAuditSink } from './audit/audit-sink.js';
+import { type Backend, connectBackend } from './backend/backend.js';
+import type { BackendSpec } from './backend/backend-spec.js';
+import type { Logger } from './logger.js';
+import type { CallDeps, CallTimings, Clock } from './mcp/call-deps.js';
+import type { Policy } from './policy/policy-schema.js';
+import { MemoryProxyStore } from './store/memory-proxy-store.js';
+import type { ProxyStore } from './store/proxy-store.js';
+import { RedisProxyStore } from './store/redis-proxy-store.js';
+import { VERSION } from './version.js';
+
+/** Everything `hitl proxy` is told: the backend, the policy, the inquiry node, and the environment. */
+export interface ProxyOptions {
+  backend: BackendSpec;
+  policy: Policy;
+  /** An inquiry node (base URL or its `/mcp`). */
+  inquiryUrl: string;
+  /** The environment, read by `@hitl/inquiry`'s loader (PORT, HOST, REDIS_URL, tiers, secret...). */
+  config: Config;
+  /** A bearer agent token for the inquiry node, used instead of minting one (single user only). */
+  inquiryToken?: string;
+  logger: Logger;
+  /** Where decisions go; default: a pino line each. */
+  audit?: AuditSink;
+  clock?: Clock;
+  timings?: Partial<CallTimings>;
+}
+
+export const DEFAULT_TIMINGS = {
+  backendTimeoutMs: 15 * 60_000,
+  grantGraceMs: 2000,
+  resultRetentionMs: 24 * 60 * 60_000,
+} as const;
+
+/** The shared parts of both doors (HTTP and stdio): secret, store, backend and the call deps. */
+export interface ProxyCore {
+  calls: CallDeps;
+  /** Verifies agent tokens (absent when there is no secret and a configured inquiry token is used). */
+  tokens?: TokenService;
+  backend: Backend;
+  store: ProxyStore;
+  close(): Promise<void>;
+}
+
+export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> {
+  const { config, logger } = options;
+  const clock = options.clock ?? Date;
+  const secret =
+    options.inquiryToken && !config.secret
+      ? undefined
+      : (await loadOrCreateSecret(config.secret, config.stateDir)).secret;
+  const tokens = secret ? new TokenService(secret) : undefined;
+  const store: ProxyStore = config.redisUrl
+    ? new RedisProxyStore({ redis: config.redisUrl })
+    : new MemoryProxyStore(clock);
+  const backend = await connectBackend(options.backend, { logger, version: VERSION }).catch(async (error) => {
+    await store.close();
+    throw error;
+  });
+  const asker = new InquiryAsker({
+    inquiryUrl: options.inquiryUrl,
+    tokenFor: inquiryTokens({ tokens, configured: options.inquiryToken }),
+    clientTimeoutMs: config.tiers.clientMs,
+    logger,
+    version: VERSION,
+  });
+  const calls: CallDeps = {
+    backend,
+    store,
+    policy: options.policy,
+    asker,
+    audit: options.audit ?? pinoAuditSink(logger),
+    clock,
+    logger,
+    timings: { ...DEFAULT_TIMINGS, approvalWindowMs: config.tiers.serviceMs, ...options.timings },
+  };
+  return {
+    calls,
+    tokens,
+    backend,
+    store,
+    close: async () => {
+      await backend.close().catch(() => undefined);
+      await store.close();
+    },
+  };
+}

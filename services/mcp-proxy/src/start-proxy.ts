@@ -1,0 +1,69 @@
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createProxyApp } from './http/app.js';
+import { HeldCalls } from './http/held-calls.js';
+import { buildProxyCore, type ProxyCore, type ProxyOptions } from './proxy-core.js';
+import { VERSION } from './version.js';
+
+/** Largest `/mcp` request body: the SDK transport's own default (tool arguments can be large). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface RunningProxy {
+  url: string;
+  port: number;
+  core: ProxyCore;
+  /** Cancels calls in flight, stops listening, closes the backend and the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the approval proxy as stateless Streamable HTTP on `config.host:config.port` at `/mcp`,
+ * with agent bearer tokens and the Host/Origin guard of the inquiry service.
+ */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const core = await buildProxyCore(options);
+  if (!core.tokens) {
+    await core.close();
+    throw new Error('the HTTP proxy needs HITL_SECRET (or the local state folder) to check agent tokens');
+  }
+  const heldCalls = new HeldCalls();
+  const app = createProxyApp({
+    calls: core.calls,
+    tokens: core.tokens,
+    hostPolicy: { allowedHosts: options.config.allowedHosts, allowedOrigins: options.config.allowedOrigins },
+    heldCalls,
+    version: VERSION,
+    maxBodyBytes: MAX_BODY_BYTES,
+  });
+  const httpServer = createAdaptorServer({ fetch: app.fetch }) as HttpServer;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.config.port, options.config.host, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const host = options.config.host.includes(':') ? `[${options.config.host}]` : options.config.host;
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  options.logger.info(
+    { url: `${url}/mcp`, backend: core.backend.name, mode: options.policy.mode },
+    'proxy listening',
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    core,
+    close: () => {
+      closing ??= (async () => {
+        heldCalls.cancelAll('proxy shutting down');
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeAllConnections();
+        });
+        await core.close();
+      })();
+      return closing;
+    },
+  };
+}
