@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerDecide } from './commands/decide.js';
 import { registerServe } from './commands/serve.js';
 import { registerToken } from './commands/token.js';
 
@@ -7,5 +8,6 @@ const program = new Command('hitl')
   .description('Human-in-the-loop inquiry service: ask people, from any agent, on any device')
   .showHelpAfterError();
 registerServe(program);
+registerDecide(program);
 registerToken(program);
 await program.parseAsync(process.argv);

@@ -1,0 +1,49 @@
+import { createLocalDecider, openAiChatModel, startDecisionServer } from '@hitl/decision-agent';
+import { ConfigError, createLogger, loadConfig, loadOrCreateSecret } from '@hitl/inquiry';
+import type { Command } from 'commander';
+
+/**
+ * `hitl decide`: the fallback decision agent as its own HTTP service, for nodes started with
+ * `HITL_DECISION_URL`. Configured like `serve` (`PORT`, `HOST`, `HITL_SECRET` or the state folder,
+ * `HITL_LLM_*`); nodes call it with an ops-role token signed by the same secret.
+ */
+export function registerDecide(program: Command): void {
+  program
+    .command('decide')
+    .description(
+      'Start the fallback decision agent as an HTTP service (point HITL_DECISION_URL at it); configured by environment',
+    )
+    .action(async () => {
+      let config: ReturnType<typeof loadConfig>;
+      try {
+        config = loadConfig(process.env);
+      } catch (error) {
+        if (error instanceof ConfigError) {
+          process.stderr.write(`hitl decide: ${error.message}\n`);
+          process.exit(2);
+        }
+        throw error;
+      }
+      const { secret } = await loadOrCreateSecret(config.secret, config.stateDir);
+      const logger = createLogger(config.logLevel, config.nodeId ?? `decide-${process.pid}`);
+      const model = config.llm ? openAiChatModel(config.llm) : undefined;
+      const server = await startDecisionServer({
+        port: config.port,
+        host: config.host,
+        secret,
+        logger,
+        decider: createLocalDecider({ ...(model ? { model } : {}), logger }),
+      });
+      process.stdout.write(
+        `hitl decision agent at ${server.url} (${model ? `model ${model.model}` : 'rule-based, no HITL_LLM_URL'})\n`,
+      );
+      const stop = () => {
+        server.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+}
