@@ -17,6 +17,9 @@ export interface InquiryAskerOptions {
   version: string;
 }
 
+/** How long an aborted ask keeps its connection, so the cancellation reaches the inquiry node. */
+const CANCEL_FLUSH_MS = 5000;
+
 /** The `/mcp` endpoint of an inquiry node URL. */
 export function inquiryEndpoint(url: string): URL {
   const endpoint = new URL(url);
@@ -107,7 +110,12 @@ export class InquiryAsker implements AskHuman {
       this.options.logger.warn({ err: (error as Error).message }, 'approval inquiry failed');
       return { outcome: 'failed', detail: (error as Error).message };
     } finally {
-      await client.close().catch(() => undefined);
+      if (signal.aborted) {
+        // The SDK sends `notifications/cancelled` without awaiting it; closing now would abort that POST.
+        setTimeout(() => void client.close().catch(() => undefined), CANCEL_FLUSH_MS).unref();
+      } else {
+        await client.close().catch(() => undefined);
+      }
     }
   }
 }

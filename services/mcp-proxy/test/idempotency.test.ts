@@ -1,0 +1,176 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectDevice,
+  ledgerBackend,
+  startTestProxy,
+  startWorld,
+  type TestProxy,
+  textOf,
+  type World,
+} from './harness.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'proxy-idem-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+type Status = { status: string; inquiryId?: string; result?: unknown };
+const statusOf = (result: unknown) => (result as { structuredContent: Status }).structuredContent;
+
+describe.each(['memory', 'redis'] as const)('idempotent calls (%s store)', (kind) => {
+  let world: World;
+  let t: TestProxy;
+  let ledger: Awaited<ReturnType<typeof ledgerBackend>>;
+  beforeAll(async () => {
+    world = await startWorld(kind);
+    ledger = await ledgerBackend(dir);
+    t = await startTestProxy(world, ledger.spec, { mode: 'gated' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await world?.close();
+  });
+
+  it('runs 20 concurrent duplicates once: one approval, one execution, one result for all', async () => {
+    const device = await connectDevice(world, `ann-${kind}`);
+    const agent = await t.agent(`ann-${kind}`);
+    const call = () =>
+      agent.callTool({
+        name: 'charge',
+        arguments: { amount: 20, memo: 'duplicates' },
+        _meta: { idempotencyKey: 'order-20' },
+      });
+    const calls = Array.from({ length: 20 }, call);
+    const inquiry = await device.nextInquiry();
+    await new Promise((r) => setTimeout(r, 300));
+    await device.answer(inquiry.inquiryId, 'approve');
+    const results = await Promise.all(calls);
+    expect(device.seen).toHaveLength(1);
+    expect(await ledger.entries()).toEqual([expect.objectContaining({ amount: 20, memo: 'duplicates' })]);
+    expect(new Set(results.map(textOf))).toEqual(new Set(['charged 20 (entry 1)']));
+    expect(results.filter((r) => (r._meta as { replayed?: boolean } | undefined)?.replayed)).toHaveLength(19);
+    const again = await call();
+    expect(textOf(again)).toBe('charged 20 (entry 1)');
+    expect(await ledger.entries()).toHaveLength(1);
+    device.socket.disconnect();
+  });
+
+  it('refuses an approved key replayed with changed arguments, without asking or running', async () => {
+    const user = `ben-${kind}`;
+    const device = await connectDevice(world, user);
+    const agent = await t.agent(user);
+    const before = (await ledger.entries()).length;
+    const first = agent.callTool({
+      name: 'charge',
+      arguments: { amount: 10 },
+      _meta: { idempotencyKey: 'pay-1' },
+    });
+    const inquiry = await device.nextInquiry();
+    const tampered = await agent.callTool({
+      name: 'charge',
+      arguments: { amount: 10_000 },
+      _meta: { idempotencyKey: 'pay-1' },
+    });
+    expect(tampered.isError).toBe(true);
+    expect(textOf(tampered)).toContain('was already used for a different call');
+    await device.answer(inquiry.inquiryId, 'approve');
+    expect(textOf(await first)).toMatch(/^charged 10 /);
+    const replayed = await agent.callTool({
+      name: 'charge',
+      arguments: { amount: 999 },
+      _meta: { idempotencyKey: 'pay-1' },
+    });
+    expect(replayed.isError).toBe(true);
+    expect(device.seen).toHaveLength(1);
+    const entries = (await ledger.entries()).slice(before);
+    expect(entries).toEqual([expect.objectContaining({ amount: 10 })]);
+    device.socket.disconnect();
+  });
+
+  it('reports not_found, awaiting_approval, then done with the result', async () => {
+    const user = `cat-${kind}`;
+    const device = await connectDevice(world, user);
+    const agent = await t.agent(user);
+    const status = async (idempotencyKey: string) =>
+      statusOf(await agent.callTool({ name: 'get_operation_status', arguments: { idempotencyKey } }));
+    expect(await status('nope')).toEqual({ idempotencyKey: 'nope', status: 'not_found' });
+    const call = agent.callTool({
+      name: 'charge',
+      arguments: { amount: 5 },
+      _meta: { idempotencyKey: 'op-5' },
+    });
+    const inquiry = await device.nextInquiry();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await status('op-5')).toMatchObject({ status: 'awaiting_approval', inquiryId: inquiry.inquiryId });
+    await device.answer(inquiry.inquiryId, 'approve');
+    await call;
+    const done = await status('op-5');
+    expect(done).toMatchObject({ status: 'done', inquiryId: inquiry.inquiryId });
+    expect(textOf(done.result)).toMatch(/^charged 5 /);
+    const other = await t.agent(`someone-else-${kind}`);
+    expect(
+      statusOf(await other.callTool({ name: 'get_operation_status', arguments: { idempotencyKey: 'op-5' } })),
+    ).toMatchObject({ status: 'not_found' });
+    device.socket.disconnect();
+  });
+
+  it('stores a declined outcome for the key: a retry gets it again and runs nothing', async () => {
+    const user = `dan-${kind}`;
+    const device = await connectDevice(world, user);
+    const agent = await t.agent(user);
+    const before = (await ledger.entries()).length;
+    const call = () =>
+      agent.callTool({ name: 'charge', arguments: { amount: 1 }, _meta: { idempotencyKey: 'no-way' } });
+    const first = call();
+    await device.answer((await device.nextInquiry()).inquiryId, 'reject');
+    expect(textOf(await first)).toContain('The human declined');
+    expect(textOf(await call())).toContain('The human declined');
+    expect(device.seen).toHaveLength(1);
+    expect(await ledger.entries()).toHaveLength(before);
+    device.socket.disconnect();
+  });
+});
+
+describe('two proxy nodes sharing Redis', () => {
+  let world: World;
+  let a: TestProxy;
+  let b: TestProxy;
+  let ledger: Awaited<ReturnType<typeof ledgerBackend>>;
+  beforeAll(async () => {
+    world = await startWorld('redis');
+    ledger = await ledgerBackend(dir);
+    [a, b] = await Promise.all([
+      startTestProxy(world, ledger.spec, { mode: 'gated' }),
+      startTestProxy(world, ledger.spec, { mode: 'gated' }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    await world?.close();
+  });
+
+  it('runs one key once across nodes: duplicates at the other node wait for the result', async () => {
+    const device = await connectDevice(world, 'eli');
+    const [onA, onB] = await Promise.all([a.agent('eli'), b.agent('eli')]);
+    const call = (agent: typeof onA) =>
+      agent.callTool({ name: 'charge', arguments: { amount: 77 }, _meta: { idempotencyKey: 'cross-node' } });
+    const calls = [
+      ...Array.from({ length: 10 }, () => call(onA)),
+      ...Array.from({ length: 10 }, () => call(onB)),
+    ];
+    const inquiry = await device.nextInquiry();
+    await new Promise((r) => setTimeout(r, 300));
+    await device.answer(inquiry.inquiryId, 'approve');
+    const results = await Promise.all(calls);
+    expect(new Set(results.map(textOf))).toEqual(new Set(['charged 77 (entry 1)']));
+    expect(device.seen).toHaveLength(1);
+    expect(await ledger.entries()).toHaveLength(1);
+    device.socket.disconnect();
+  });
+});
