@@ -99,3 +99,14 @@ describe('form: one structured form', () => {
     expect(nextStep('form', catalogue, request, request.facts).kind).toBe('search');
   });
 });
+
+describe('when the request rules out everything', () => {
+  it('still asks the size over what the search will offer instead (over budget)', () => {
+    const request = parseRequest('a rain jacket for my wife, under 50 euros', catalogue);
+    expect(candidatesFor(catalogue, request, request.facts)).toEqual([]);
+    const step = nextStep('rounds', catalogue, request, request.facts);
+    if (step.kind !== 'ask') throw new Error('expected a question');
+    expect(step.slots).toEqual(['size']);
+    expect(step.candidates.every((p) => p.type === 'rain jacket' && p.price > 50)).toBe(true);
+  });
+});

@@ -18,7 +18,16 @@ export async function loadCatalogue(path: string = CATALOGUE_PATH): Promise<Cata
   return parsed.data;
 }
 
-/** Writes a catalogue as JSON (the package's `catalogue` script then lets Biome lay it out). */
+/**
+ * Writes a catalogue one field per line with compact values, the layout Biome keeps (the package's
+ * `catalogue` script formats it after), so a regenerated file diffs cleanly against the committed one.
+ */
 export async function writeCatalogue(catalogue: Catalogue, path: string = CATALOGUE_PATH): Promise<void> {
-  await writeFile(path, `${JSON.stringify(catalogue, null, 2)}\n`);
+  const products = catalogue.map((product) => {
+    const fields = Object.entries(product).map(
+      ([key, value]) => `    ${JSON.stringify(key)}: ${JSON.stringify(value)}`,
+    );
+    return `  {\n${fields.join(',\n')}\n  }`;
+  });
+  await writeFile(path, `[\n${products.join(',\n')}\n]\n`);
 }

@@ -4,6 +4,18 @@ import type { Facts, ShoppingRequest, Slot } from './facts.js';
 import { missingSlots } from './missing.js';
 import { draftForm, draftQuestion, type FormDraft, type QuestionDraft } from './questions.js';
 
+/**
+ * What the questions are about: the products that fit every fact, or, when none does, those left after
+ * dropping the budget, then the colour (as the search will), so the size is still asked.
+ */
+function productsInPlay(catalogue: Catalogue, request: ShoppingRequest, facts: Facts): Product[] {
+  for (const ignore of [[], ['budget'], ['budget', 'colour']] as const) {
+    const products = candidatesFor(catalogue, request, facts, ignore);
+    if (products.length > 0) return products;
+  }
+  return [];
+}
+
 /** `rounds`: one question at a time; `form`: one structured form with proposed defaults. */
 export type Style = 'rounds' | 'form';
 
@@ -19,7 +31,7 @@ export type Step =
  * with options from what is still in stock, and `form` asks all the missing facts in one form.
  */
 export function nextStep(style: Style, catalogue: Catalogue, request: ShoppingRequest, facts: Facts): Step {
-  const candidates = candidatesFor(catalogue, request, facts);
+  const candidates = productsInPlay(catalogue, request, facts);
   const missing = missingSlots(candidates, facts);
   const first = missing[0];
   if (first === undefined || candidates.length === 0) return { kind: 'search' };
