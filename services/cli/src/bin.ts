@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { registerDecide } from './commands/decide.js';
+import { registerProxy } from './commands/proxy.js';
 import { registerServe } from './commands/serve.js';
 import { registerToken } from './commands/token.js';
 
@@ -9,5 +10,6 @@ const program = new Command('hitl')
   .showHelpAfterError();
 registerServe(program);
 registerDecide(program);
+registerProxy(program);
 registerToken(program);
 await program.parseAsync(process.argv);
