@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,31 @@ import { body, STORE_KINDS, startTestNode, type TestNode } from './harness.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(ROOT, 'services/cli/dist/bin.js');
 const SECRET = 'shared-secret-between-the-node-and-hitl-decide!';
+
+/** The packages `hitl decide` runs on, each with the built file that must be newer than its sources. */
+const BUILT = [
+  ['packages/protocol', 'dist/index.js'],
+  ['packages/store', 'dist/index.js'],
+  ['services/decision-agent', 'dist/index.js'],
+  ['services/inquiry', 'dist/index.js'],
+  ['services/cli', 'dist/bin.js'],
+] as const;
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when some package's build is missing or older than its `src`. */
+function buildIsStale(): boolean {
+  return BUILT.some(([pkg, built]) => {
+    const file = join(ROOT, pkg, built);
+    return !existsSync(file) || statSync(file).mtimeMs < newestSource(join(ROOT, pkg, 'src'));
+  });
+}
 
 /** `hitl decide` in its own process; resolves with its URL once it says where it listens. */
 async function startDecide(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
@@ -54,15 +80,17 @@ let llm: FakeChatModel;
 let decide: { url: string; child: ChildProcess };
 let stateDir: string;
 beforeAll(async () => {
-  // The decision agent runs from the built CLI: build it (and what it needs) first.
-  await promisify(execFile)(
-    'npx',
-    ['turbo', 'run', 'build', '--filter=@hitl/cli...', '--output-logs=errors-only'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-    },
-  );
+  // The decision agent runs from the built CLI: (re)build it and what it needs when any is stale.
+  if (buildIsStale()) {
+    await promisify(execFile)(
+      'npx',
+      ['turbo', 'run', 'build', '--filter=@hitl/cli...', '--output-logs=errors-only'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+      },
+    );
+  }
   llm = await startFakeChatModel();
   stateDir = await mkdtemp(join(tmpdir(), 'hitl-decide-'));
   decide = await startDecide({

@@ -2,10 +2,36 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 
 const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>HITL inquiry service</title>
 <h1>HITL inquiry service</h1><p>The web app is not built. Run <code>npm run build</code>, then reload.</p>`;
+
+/**
+ * The page shows text written by agents (DESIGN §5): even if something slipped past the sanitiser, no
+ * inline script runs, nothing loads from elsewhere, and the page cannot be framed.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The app page: strict CSP, no referrer (the first URL carries a token), never cached. */
+function pageHeaders(c: Context): void {
+  c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('X-Frame-Options', 'DENY');
+  c.header('Cache-Control', 'no-store');
+}
 
 /** `GET /`: the built web app (device terminal and ops console), or a note that it is not built. */
 export function webRoutes(webRoot: string | undefined): Hono {
@@ -15,7 +41,16 @@ export function webRoutes(webRoot: string | undefined): Hono {
     app.get('/', (c) => c.html(PLACEHOLDER));
     return app;
   }
+  app.use('/assets/*', async (c, next) => {
+    await next();
+    // Built asset names carry a content hash.
+    if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+    c.header('X-Content-Type-Options', 'nosniff');
+  });
   app.use('/assets/*', serveStatic({ root: relative(process.cwd(), webRoot) }));
-  app.get('/', async (c) => c.html(await readFile(index, 'utf8')));
+  app.get('/', async (c) => {
+    pageHeaders(c);
+    return c.html(await readFile(index, 'utf8'));
+  });
   return app;
 }

@@ -1,0 +1,110 @@
+import {
+  type DecisionRecord,
+  DecisionRecordSchema,
+  ErrorBodySchema,
+  type Inquiry,
+  InquirySchema,
+  type Page,
+} from '@hitl/protocol';
+
+/** The part of a zod schema this module uses. */
+interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** A REST call that did not answer 2xx, with the server's `{error: {code, message}}` when it sent one. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function getPage<T>(path: string, token: string, schema: Schema<T>, signal?: AbortSignal) {
+  const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` }, signal });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = ErrorBodySchema.safeParse(body);
+    const { code, message } = error.success
+      ? error.data.error
+      : { code: 'http', message: `${response.status} ${response.statusText}` };
+    throw new ApiError(response.status, code, message);
+  }
+  const page = body as Partial<Page<unknown>> | null;
+  // Check each item at this boundary; one malformed record is skipped, not fatal.
+  const items = (Array.isArray(page?.items) ? page.items : []).flatMap((item) => {
+    const parsed = schema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
+  return {
+    items,
+    nextCursor: typeof page?.nextCursor === 'string' ? page.nextCursor : null,
+    raw: page?.items?.length ?? 0,
+  };
+}
+
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Up to `maxPages` pages of 200, newest first. */
+async function collect<T>(
+  path: string,
+  params: Record<string, string | undefined>,
+  token: string,
+  schema: Schema<T>,
+  maxPages: number,
+  signal?: AbortSignal,
+): Promise<{ items: T[]; complete: boolean; skipped: number }> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  let skipped = 0;
+  for (let page = 0; page < maxPages; page++) {
+    const result = await getPage(`${path}${query({ ...params, limit: 200, cursor })}`, token, schema, signal);
+    items.push(...result.items);
+    skipped += result.raw - result.items.length;
+    if (!result.nextCursor) return { items, complete: true, skipped };
+    cursor = result.nextCursor;
+  }
+  return { items, complete: false, skipped };
+}
+
+/** Every user's inquiries (ops), any status; `user` narrows to one user. */
+export function listInquiries(token: string, filters: { user?: string }, signal?: AbortSignal) {
+  return collect<Inquiry>(
+    '/api/inquiries',
+    { status: 'all', user: filters.user },
+    token,
+    InquirySchema,
+    10,
+    signal,
+  );
+}
+
+export interface DecisionFilters {
+  strategy?: string;
+  outcome?: string;
+  user?: string;
+}
+
+/** The decision audit log, or `null` when this server does not offer it (404). */
+export async function listDecisions(
+  token: string,
+  filters: DecisionFilters,
+  signal?: AbortSignal,
+): Promise<{ items: DecisionRecord[]; complete: boolean; skipped: number } | null> {
+  try {
+    return await collect('/api/decisions', { ...filters }, token, DecisionRecordSchema, 5, signal);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+import type { DecisionRecord, Inquiry } from '@hitl/protocol';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { QuestionText } from '../markdown/safe-markdown';
+import { outcomeText } from '../outcome';
+import { formatTime, showValue } from './format';
+import { formatDuration } from './stats';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+const json = (value: unknown) => <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
+
+/** Everything about one inquiry: what was asked, how it ended and when, and its audit-log entries. */
+export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionRecord[]; onClose(): void }) {
+  const { inquiry, decisions } = props;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const events = [
+    { at: inquiry.createdAt, what: `asked by ${inquiry.asker.name ?? inquiry.asker.tokenSubject}` },
+    { at: inquiry.deadlines.deviceAt, what: 'device deadline (tier 1)' },
+    { at: inquiry.deadlines.serviceAt, what: 'service deadline (tier 2)' },
+    ...(inquiry.resolvedAt !== undefined
+      ? [{ at: inquiry.resolvedAt, what: `ended: ${outcomeText(inquiry.status, inquiry.resolvedBy)}` }]
+      : []),
+    ...decisions.map((d) => ({
+      at: d.at,
+      what: `audit: ${d.decidedBy}${d.strategy ? ` (${d.strategy})` : ''}`,
+    })),
+  ].sort((a, b) => a.at - b.at);
+  const by = inquiry.resolvedBy;
+  return (
+    <section className="detail" aria-labelledby="detail-title">
+      <div className="detail-head">
+        <h3 id="detail-title" tabIndex={-1} ref={heading}>
+          Inquiry {inquiry.inquiryId}
+        </h3>
+        <button type="button" className="secondary" onClick={props.onClose}>
+          Close
+        </button>
+      </div>
+      <div className="question">
+        <QuestionText text={inquiry.question} format={inquiry.format} />
+      </div>
+      <dl className="facts">
+        <Row label="User">{inquiry.userId}</Row>
+        <Row label="Asked by">
+          {inquiry.asker.name ?? '–'} <span className="muted">({inquiry.asker.tokenSubject})</span>
+        </Row>
+        <Row label="Kind">
+          {inquiry.kind}
+          {inquiry.critical ? ' · critical' : ''}
+          {inquiry.confidence !== undefined ? ` · confidence ${inquiry.confidence}` : ''}
+        </Row>
+        {inquiry.questions ? <Row label="Form">{json(inquiry.questions)}</Row> : null}
+        {inquiry.options ? <Row label="Options">{inquiry.options.join(' · ')}</Row> : null}
+        {inquiry.action ? <Row label="Action">{json(inquiry.action)}</Row> : null}
+        {inquiry.context !== undefined ? (
+          <Row label="Context">
+            {typeof inquiry.context === 'string' ? (
+              <pre className="plain">{inquiry.context}</pre>
+            ) : (
+              json(inquiry.context)
+            )}
+          </Row>
+        ) : null}
+        {inquiry.fallback ? <Row label="Fallback">{json(inquiry.fallback)}</Row> : null}
+        <Row label="Status">{inquiry.status.replace('_', ' ')}</Row>
+        <Row label="Resolved by">
+          {by ? (
+            <>
+              {outcomeText(inquiry.status, by)} <span className="muted">[{by.kind}]</span>
+              {by.deviceId ? <span className="muted"> device {by.deviceId}</span> : null}
+              {by.strategy ? <span className="muted"> · strategy {by.strategy}</span> : null}
+              {by.trigger ? <span className="muted"> · after {by.trigger}</span> : null}
+            </>
+          ) : (
+            '–'
+          )}
+        </Row>
+        <Row label="Rationale">{by?.rationale ?? decisions.find((d) => d.rationale)?.rationale ?? '–'}</Row>
+        <Row label="Answer">{showValue(inquiry.answer)}</Row>
+        <Row label="Elapsed">
+          {inquiry.resolvedAt !== undefined
+            ? formatDuration(inquiry.resolvedAt - inquiry.createdAt)
+            : 'still pending'}
+        </Row>
+      </dl>
+      <h4>Events</h4>
+      <ol className="timeline">
+        {events.map((event) => (
+          <li key={`${event.at}-${event.what}`}>
+            <time dateTime={new Date(event.at).toISOString()}>{formatTime(event.at)}</time> {event.what}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import type { Inquiry } from '@hitl/protocol';
+import { outcomeText } from '../outcome';
+import { formatTime, oneLine } from './format';
+import { formatDuration, humanAnswerMs } from './stats';
+
+/** Inquiry history, newest first; a row's question opens its detail view. */
+export function InquiryTable(props: { inquiries: Inquiry[]; onOpen(inquiryId: string): void }) {
+  if (props.inquiries.length === 0) return <p className="empty">No inquiries match.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">Asked</th>
+            <th scope="col">User</th>
+            <th scope="col">Question</th>
+            <th scope="col">Status</th>
+            <th scope="col">Ended by</th>
+            <th scope="col">Answer time</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.inquiries.map((inquiry) => (
+            <tr key={inquiry.inquiryId} data-inquiry-id={inquiry.inquiryId}>
+              <td className="nowrap">{formatTime(inquiry.createdAt)}</td>
+              <td>{inquiry.userId}</td>
+              <td>
+                <button type="button" className="link" onClick={() => props.onOpen(inquiry.inquiryId)}>
+                  {oneLine(inquiry.question)}
+                </button>
+              </td>
+              <td>
+                <span className={`status ${inquiry.status}`}>{inquiry.status.replace('_', ' ')}</span>
+              </td>
+              <td>{inquiry.status === 'pending' ? '–' : outcomeText(inquiry.status, inquiry.resolvedBy)}</td>
+              <td className="nowrap">{formatDuration(humanAnswerMs(inquiry))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

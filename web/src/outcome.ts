@@ -1,0 +1,32 @@
+import type { InquiryStatus, ResolvedBy } from '@hitl/protocol';
+
+/** One line saying how an inquiry ended, e.g. "Answered on Phone". */
+export function outcomeText(
+  status: InquiryStatus,
+  resolvedBy: ResolvedBy | undefined,
+  thisDevice = false,
+): string {
+  const where = thisDevice ? 'this device' : (resolvedBy?.deviceName ?? 'another device');
+  if (resolvedBy?.kind === 'decision-agent') {
+    return `Decided by the fallback (${resolvedBy.strategy ?? 'agent'}) after ${triggerText(resolvedBy.trigger)}`;
+  }
+  switch (status) {
+    case 'pending':
+      return 'Waiting for an answer';
+    case 'answered':
+      return resolvedBy?.kind === 'human' ? `Answered on ${where}` : 'Answered';
+    case 'refused':
+      return `Declined on ${where}`;
+    case 'timed_out':
+      if (resolvedBy?.kind === 'device-timer') return `Time ran out on ${where}`;
+      return 'Time ran out (the service stopped waiting)';
+    case 'cancelled':
+      return 'Cancelled by the agent';
+  }
+}
+
+function triggerText(trigger: ResolvedBy['trigger']): string {
+  if (trigger === 'refusal') return 'a refusal';
+  if (trigger === 'device-timer') return 'the device timeout';
+  return 'the service timeout';
+}

@@ -1,0 +1,71 @@
+import type { PendingInquiry } from '@hitl/client';
+import type { DeviceAck } from '@hitl/protocol';
+import { useState } from 'react';
+import { type Actions, ackMessage } from './answer-form';
+
+/** An approval: the exact backend, tool and arguments the agent wants to run, and Approve / Reject. */
+export function ApprovalForm({ inquiry, actions }: { inquiry: PendingInquiry; actions: Actions }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (send: () => Promise<DeviceAck>) => {
+    setBusy(true);
+    setError(null);
+    const ack = await send();
+    setBusy(false);
+    setError(ackMessage(ack));
+  };
+  const { action } = inquiry;
+  return (
+    <div className="approval">
+      {action ? (
+        <dl className="action">
+          <dt>Backend</dt>
+          <dd>
+            <code>{action.server}</code>
+          </dd>
+          <dt>Tool</dt>
+          <dd>
+            <code>{action.tool}</code>
+          </dd>
+          <dt>Arguments</dt>
+          <dd>
+            <pre className="json">{JSON.stringify(action.arguments, null, 2)}</pre>
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted">The agent did not say which action this approves.</p>
+      )}
+      {error ? (
+        <p className="send-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="buttons">
+        <button
+          type="button"
+          className="primary approve"
+          disabled={busy}
+          onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'approve'))}
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'reject'))}
+        >
+          Reject
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy}
+          onClick={() => void run(() => actions.refuse(inquiry.inquiryId))}
+        >
+          I'd rather not say
+        </button>
+      </div>
+    </div>
+  );
+}

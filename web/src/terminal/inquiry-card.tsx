@@ -1,0 +1,57 @@
+import type { PendingInquiry, ResolvedNotice } from '@hitl/client';
+import { QuestionText } from '../markdown/safe-markdown';
+import { outcomeText } from '../outcome';
+import { type Actions, AnswerForm } from './answer-form';
+import { ApprovalForm } from './approval';
+import { Countdown } from './countdown';
+
+function ContextBlock({ context }: { context: PendingInquiry['context'] }) {
+  if (context === undefined) return null;
+  return (
+    <details className="context">
+      <summary>Context</summary>
+      <pre className="plain">{typeof context === 'string' ? context : JSON.stringify(context, null, 2)}</pre>
+    </details>
+  );
+}
+
+/**
+ * One inquiry: who asked, the question (sanitised), its form or approval, the countdown. Once it ends
+ * (`notice`), it says how ("Answered on Phone") and closes shortly after.
+ */
+export function InquiryCard(props: { inquiry: PendingInquiry; notice?: ResolvedNotice; actions: Actions }) {
+  const { inquiry, notice, actions } = props;
+  const closed = notice !== undefined;
+  const titleId = `q-${inquiry.inquiryId}`;
+  const who = inquiry.asker.name ?? inquiry.asker.tokenSubject;
+  return (
+    <article
+      className={`card${closed ? ' closing' : ''}${inquiry.critical ? ' critical' : ''}`}
+      aria-labelledby={titleId}
+      data-inquiry-id={inquiry.inquiryId}
+    >
+      <header className="card-head">
+        <span className="asker">
+          {inquiry.kind === 'approval' ? 'Approval for ' : 'Asked by '}
+          <strong>{who}</strong>
+          {inquiry.asker.name ? <span className="muted"> ({inquiry.asker.tokenSubject})</span> : null}
+        </span>
+        {inquiry.critical ? <span className="badge critical">Critical</span> : null}
+        {closed ? null : <Countdown inquiry={inquiry} />}
+      </header>
+      <div className="question" id={titleId}>
+        <QuestionText text={inquiry.question} format={inquiry.format} />
+      </div>
+      <ContextBlock context={inquiry.context} />
+      {closed ? (
+        <p className="outcome" role="status">
+          {outcomeText(notice.status, notice.resolvedBy, notice.byThisDevice)}
+        </p>
+      ) : inquiry.kind === 'approval' ? (
+        <ApprovalForm inquiry={inquiry} actions={actions} />
+      ) : (
+        <AnswerForm inquiry={inquiry} actions={actions} />
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,38 @@
+import type { PendingInquiry } from '@hitl/client';
+
+export type NotifyPermission = NotificationPermission | 'unsupported';
+
+export function notificationPermission(): NotifyPermission {
+  return 'Notification' in window ? Notification.permission : 'unsupported';
+}
+
+/** Asks once, from a click (browsers ignore the request otherwise). */
+export async function askNotificationPermission(): Promise<NotifyPermission> {
+  if (!('Notification' in window)) return 'unsupported';
+  return Notification.requestPermission();
+}
+
+/** The first line of the question as plain text, for a notification body. */
+export function preview(text: string, max = 140): string {
+  const line = text
+    .replace(/[#>*_`[\]()!]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** A system notification for a new inquiry, when the person allowed them; a click brings the page up. */
+export function notifyNewInquiry(inquiry: PendingInquiry): void {
+  if (notificationPermission() !== 'granted') return;
+  const who = inquiry.asker.name ?? inquiry.asker.tokenSubject;
+  const title = inquiry.kind === 'approval' ? `Approval needed (${who})` : `Question from ${who}`;
+  try {
+    const notification = new Notification(title, { body: preview(inquiry.question), tag: inquiry.inquiryId });
+    notification.onclick = () => {
+      window.focus();
+      notification.close();
+    };
+  } catch {
+    // Some mobile browsers allow notifications only from a service worker; the page itself still shows it.
+  }
+}

@@ -1,0 +1,105 @@
+import { type FormEvent, useState } from 'react';
+import type { Session } from '../session';
+import { ConnectionBadge } from './connection-badge';
+import { InquiryCard } from './inquiry-card';
+import { askNotificationPermission, notificationPermission } from './notify';
+import { useDevice } from './use-device';
+
+interface TerminalProps {
+  session: Session;
+  deviceId: string;
+  deviceName: string;
+  onRename(name: string): void;
+  onSignOut(): void;
+}
+
+function DeviceName({ name, onRename }: { name: string; onRename(name: string): void }) {
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(name);
+  if (!editing) {
+    return (
+      <button type="button" className="link" onClick={() => setEditing(true)} title="rename this device">
+        {name}
+      </button>
+    );
+  }
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    if (value.trim()) onRename(value.trim());
+    setEditing(false);
+  };
+  return (
+    <form className="inline" onSubmit={save}>
+      <label className="visually-hidden" htmlFor="device-name">
+        Device name
+      </label>
+      <input id="device-name" value={value} maxLength={100} onChange={(e) => setValue(e.target.value)} />
+      <button type="submit">Save</button>
+    </form>
+  );
+}
+
+/** The device terminal: every pending inquiry of this user, newest first, answerable here. */
+export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }: TerminalProps) {
+  const { client, snapshot, closing } = useDevice({ token: session.token, deviceName, deviceId });
+  const [permission, setPermission] = useState(notificationPermission);
+  const cards = [
+    ...snapshot.inquiries.map((inquiry) => ({ inquiry, notice: undefined })),
+    ...closing.map((c) => ({ inquiry: c.inquiry, notice: c.notice })),
+  ].sort(
+    (a, b) =>
+      b.inquiry.createdAt - a.inquiry.createdAt || (a.inquiry.inquiryId < b.inquiry.inquiryId ? 1 : -1),
+  );
+
+  return (
+    <div className="app terminal">
+      <header className="topbar">
+        <h1>HITL</h1>
+        <ConnectionBadge snapshot={snapshot} />
+        <div className="who">
+          <span className="muted">{session.claims?.sub ?? 'unknown user'} on</span>{' '}
+          <DeviceName name={deviceName} onRename={onRename} />
+        </div>
+        <div className="top-actions">
+          {permission === 'default' ? (
+            <button type="button" onClick={() => void askNotificationPermission().then(setPermission)}>
+              Enable notifications
+            </button>
+          ) : null}
+          <button type="button" className="secondary" onClick={onSignOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main>
+        <h2 className="visually-hidden">Questions waiting for you</h2>
+        {snapshot.status === 'rejected' ? (
+          <p className="notice error" role="alert">
+            The server refused this token ({snapshot.error}). Open the link printed by <code>hitl serve</code>{' '}
+            again, or sign out and paste a device token.
+          </p>
+        ) : null}
+        {cards.length === 0 && snapshot.synced ? (
+          <p className="empty">No questions waiting. Keep this page open: new ones appear here.</p>
+        ) : null}
+        <ul className="cards">
+          {cards.map(({ inquiry, notice }) => (
+            <li key={inquiry.inquiryId}>
+              <InquiryCard
+                inquiry={inquiry}
+                notice={notice}
+                actions={{
+                  answer: (id, response) => (client ? client.answer(id, response) : notConnected()),
+                  refuse: (id) => (client ? client.refuse(id) : notConnected()),
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      </main>
+    </div>
+  );
+}
+
+const notConnected = () =>
+  Promise.resolve({ ok: false as const, error: { code: 'unavailable' as const, message: 'not connected' } });

@@ -1,0 +1,62 @@
+import {
+  createDeviceClient,
+  type DeviceClient,
+  type DeviceSnapshot,
+  type PendingInquiry,
+  type ResolvedNotice,
+} from '@hitl/client';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { notifyNewInquiry } from './notify';
+
+/** A card that just ended, kept on screen for a moment to say how. */
+export interface ClosingCard {
+  inquiry: PendingInquiry;
+  notice: ResolvedNotice;
+}
+
+/** How long an ended card stays: shorter for this device's own answer. */
+const CLOSE_AFTER_MS = { mine: 2500, other: 5000 };
+
+const OFFLINE: DeviceSnapshot = { status: 'connecting', synced: false, inquiries: [] };
+const noSubscription = () => () => undefined;
+const offline = () => OFFLINE;
+
+/** One device client for this page (re-created when the token or device name changes). */
+export function useDevice(options: { token: string; deviceName: string; deviceId: string }) {
+  const { token, deviceName, deviceId } = options;
+  const [client, setClient] = useState<DeviceClient | null>(null);
+  const [closing, setClosing] = useState<ClosingCard[]>([]);
+
+  useEffect(() => {
+    const device = createDeviceClient({
+      url: window.location.origin,
+      token,
+      deviceName,
+      deviceId,
+      autoConnect: false,
+    });
+    const timers = new Set<number>();
+    device.on('new', notifyNewInquiry);
+    device.on('resolved', (notice) => {
+      const { inquiry } = notice;
+      if (!inquiry) return;
+      const card = { inquiry, notice };
+      setClosing((cards) => [...cards.filter((c) => c.inquiry.inquiryId !== inquiry.inquiryId), card]);
+      const timer = window.setTimeout(
+        () => setClosing((cards) => cards.filter((c) => c !== card)),
+        notice.byThisDevice ? CLOSE_AFTER_MS.mine : CLOSE_AFTER_MS.other,
+      );
+      timers.add(timer);
+    });
+    setClient(device);
+    device.connect();
+    return () => {
+      for (const timer of timers) window.clearTimeout(timer);
+      device.close();
+      setClosing([]);
+    };
+  }, [token, deviceName, deviceId]);
+
+  const snapshot = useSyncExternalStore(client?.subscribe ?? noSubscription, client?.getSnapshot ?? offline);
+  return { client, snapshot, closing };
+}

@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type RunningNode, startNode } from '@hitl/inquiry';
+import type { InquiryResult, Role } from '@hitl/protocol';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const WEB_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
+export const SCREENSHOTS = fileURLToPath(new URL('../screenshots', import.meta.url));
+
+/** Debian's chromium; never a downloaded browser. */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A real node serving the built web app (memory store; tiers from `env`). */
+export async function startWebNode(env: Record<string, string> = {}): Promise<RunningNode> {
+  if (!existsSync(`${WEB_DIST}/index.html`)) {
+    throw new Error(`${WEB_DIST}/index.html is missing: run "npm run build -w web" first`);
+  }
+  const config = loadConfig({
+    PORT: '0',
+    HITL_SECRET: 'web-e2e-secret-long-enough-for-hs256!!!!',
+    HITL_STATE_DIR: '/nonexistent-unused',
+    LOG_LEVEL: 'silent',
+    HITL_SWEEP_MS: '100',
+    HITL_DRAIN_MS: '0',
+    ...env,
+  });
+  return startNode(config, { webRoot: WEB_DIST });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export const token = (node: RunningNode, sub: string, role: Role, name?: string) =>
+  node.tokens.sign({ sub, role, ...(name ? { name } : {}) });
+
+export const DESKTOP = { viewport: { width: 1280, height: 860 } };
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 2,
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
+};
+
+/**
+ * A browser context whose page records every system notification it raises (the real constructor
+ * still runs) and every console message.
+ */
+export async function openContext(
+  browser: Browser,
+  node: RunningNode,
+  options: object,
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.grantPermissions(['notifications'], { origin: node.url });
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __notifications: string[] }).__notifications = seen;
+    const Original = window.Notification;
+    class Recording extends Original {
+      constructor(title: string, init?: NotificationOptions) {
+        seen.push(title);
+        super(title, init);
+      }
+    }
+    Object.defineProperty(window, 'Notification', { value: Recording, configurable: true });
+  });
+  return context;
+}
+
+export interface OpenPage {
+  page: Page;
+  /** Console errors and CSP reports seen so far. */
+  problems: string[];
+  dialogs: string[];
+}
+
+/** Opens the terminal (or console) the way a person does: the URL `hitl serve` prints. */
+export async function openApp(context: BrowserContext, node: RunningNode, query: string): Promise<OpenPage> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(`${node.url}/?${query}`);
+  return { page, problems, dialogs };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+}
+
+/** An agent: the official MCP SDK client over Streamable HTTP. */
+export async function agent(node: RunningNode, user: string): Promise<Client> {
+  const client = new Client({ name: 'web-e2e-agent', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${node.url}/mcp`), {
+    requestInit: {
+      headers: { Authorization: `Bearer ${await token(node, user, 'agent', 'shop assistant')}` },
+    },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+export const structured = (result: unknown) =>
+  (result as { structuredContent: InquiryResult }).structuredContent;
+
+/** Horizontal overflow of the page, in px (0 when it fits its viewport). */
+export const overflowX = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,0 +1,14 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // One headless Chromium at a time on a 2-core machine keeps the timing assertions honest.
+    maxWorkers: 1,
+  },
+});
