@@ -1,8 +1,11 @@
+import { RedisDecisionLog } from '@hitl/decision-agent';
 import { type Config, loadOrCreateSecret, TokenService } from '@hitl/inquiry';
+import { Redis } from 'ioredis';
 import { InquiryAsker } from './approval/inquiry-asker.js';
 import { inquiryTokens } from './approval/inquiry-tokens.js';
 import type { AuditSink } from './audit/audit-sink.js';
 import { pinoAuditSink } from './audit/audit-sink.js';
+import { decisionLogSink } from './audit/decision-record.js';
 import { type Backend, connectBackend } from './backend/backend.js';
 import type { BackendSpec } from './backend/backend-spec.js';
 import type { Logger } from './logger.js';
@@ -24,7 +27,10 @@ export interface ProxyOptions {
   /** A bearer agent token for the inquiry node, used instead of minting one (single user only). */
   inquiryToken?: string;
   logger: Logger;
-  /** Where decisions go; default: a pino line each. */
+  /**
+   * Where decisions go. Default: with REDIS_URL, the shared decision audit log (the Redis stream
+   * the inquiry node's `/api/decisions` reads) plus a pino line; without, a pino line each.
+   */
   audit?: AuditSink;
   clock?: Clock;
   timings?: Partial<CallTimings>;
@@ -54,11 +60,16 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
       ? undefined
       : (await loadOrCreateSecret(config.secret, config.stateDir)).secret;
   const tokens = secret ? new TokenService(secret) : undefined;
-  const store: ProxyStore = config.redisUrl
-    ? new RedisProxyStore({ redis: config.redisUrl })
-    : new MemoryProxyStore(clock);
-  const backend = await connectBackend(options.backend, { logger, version: VERSION }).catch(async (error) => {
+  // Distributed mode: one connection for the grants, the operations and the shared decision log.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  redis?.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const store: ProxyStore = redis ? new RedisProxyStore({ redis }) : new MemoryProxyStore(clock);
+  const closeStore = async () => {
     await store.close();
+    await redis?.quit().catch(() => redis.disconnect());
+  };
+  const backend = await connectBackend(options.backend, { logger, version: VERSION }).catch(async (error) => {
+    await closeStore();
     throw error;
   });
   const asker = new InquiryAsker({
@@ -73,7 +84,11 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
     store,
     policy: options.policy,
     asker,
-    audit: options.audit ?? pinoAuditSink(logger),
+    audit:
+      options.audit ??
+      (redis
+        ? decisionLogSink(new RedisDecisionLog({ redis, max: config.decisionLogMax }), logger)
+        : pinoAuditSink(logger)),
     clock,
     logger,
     timings: { ...DEFAULT_TIMINGS, approvalWindowMs: config.tiers.serviceMs, ...options.timings },
@@ -85,7 +100,7 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
     store,
     close: async () => {
       await backend.close().catch(() => undefined);
-      await store.close();
+      await closeStore();
     },
   };
 }

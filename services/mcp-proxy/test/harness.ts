@@ -77,9 +77,12 @@ export async function startTestProxy(
   backend: BackendSpec,
   policy: unknown,
   env: Record<string, string> = {},
+  options: { defaultAudit?: boolean } = {},
 ): Promise<TestProxy> {
   const decisions: ProxyDecision[] = [];
-  const audit: AuditSink = { record: (d) => void decisions.push(d) };
+  const audit: AuditSink | undefined = options.defaultAudit
+    ? undefined
+    : { record: (d) => void decisions.push(d) };
   const proxy = await startProxy({
     backend,
     policy: parsePolicy(policy),
@@ -94,7 +97,7 @@ export async function startTestProxy(
       ...env,
     }),
     logger: pino({ level: 'silent' }),
-    audit,
+    ...(audit ? { audit } : {}),
   });
   const clients: Client[] = [];
   return {

@@ -174,3 +174,45 @@ describe('two proxy nodes sharing Redis', () => {
     device.socket.disconnect();
   });
 });
+
+describe('decision audit in distributed mode', () => {
+  it("appends approvals to the shared log the inquiry node's ops API reads", async () => {
+    const world = await startWorld('redis');
+    const ledger = await ledgerBackend(dir);
+    const t = await startTestProxy(world, ledger.spec, { mode: 'gated' }, {}, { defaultAudit: true });
+    try {
+      const device = await connectDevice(world, 'fay');
+      const agent = await t.agent('fay');
+      const call = agent.callTool({ name: 'charge', arguments: { amount: 3 } });
+      const inquiry = await device.nextInquiry();
+      await device.answer(inquiry.inquiryId, 'approve');
+      await call;
+      const ops = await world.node.tokens.sign({ sub: 'ops', role: 'ops' });
+      const list = async () => {
+        const response = await fetch(`${world.node.url}/api/decisions?user=fay`, {
+          headers: { authorization: `Bearer ${ops}` },
+        });
+        return (
+          (await response.json()) as { items: { trigger: string; inquiryId: string; output?: string }[] }
+        ).items;
+      };
+      let items = await list();
+      for (let i = 0; i < 20 && !items.some((r) => r.trigger === 'proxy'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        items = await list();
+      }
+      expect(items).toContainEqual(
+        expect.objectContaining({
+          trigger: 'proxy',
+          inquiryId: inquiry.inquiryId,
+          output: 'approve',
+          decidedBy: 'human',
+        }),
+      );
+      device.socket.disconnect();
+    } finally {
+      await t.close();
+      await world.close();
+    }
+  });
+});
