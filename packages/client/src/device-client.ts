@@ -19,80 +19,12 @@ import {
   applyUpdated,
   emptyPendingState,
   newestFirst,
-  type PendingInquiry,
   type PendingState,
 } from './pending.js';
-
-export interface DeviceClientOptions {
-  /** The node's origin, e.g. `http://127.0.0.1:8787` (Socket.IO path `/socket.io`). */
-  url: string;
-  /** A device token (role `device`). */
-  token: string;
-  /** Shown to the user's other devices ("answered on <deviceName>"). */
-  deviceName: string;
-  /** A stable id across reconnects; a random one per client when absent. */
-  deviceId?: string;
-  /** Default `['websocket']`: no sticky sessions needed behind a load balancer. */
-  transports?: ('websocket' | 'polling' | 'webtransport')[];
-  /** Report the tier-1 deadline (`inquiry:timeout`) when it passes; default true. */
-  deviceTimer?: boolean;
-  /** How long to wait for the server to confirm an answer, refusal or timeout; default 10 s. */
-  ackTimeoutMs?: number;
-  backoff?: Partial<BackoffOptions>;
-  /** Connect at once (default) or wait for `connect()`. */
-  autoConnect?: boolean;
-  clock?: Clock;
-}
-
-export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'rejected' | 'closed';
-
-/** What a UI renders; a new object on every change (fits React's `useSyncExternalStore`). */
-export interface DeviceSnapshot {
-  status: ConnectionStatus;
-  /** Why the last connection attempt failed, while not connected. */
-  error?: string;
-  /** True once the pending list was synced on the current connection. */
-  synced: boolean;
-  /** Pending inquiries, newest first. */
-  inquiries: readonly PendingInquiry[];
-}
-
-/** An inquiry that ended, and who ended it. */
-export interface ResolvedNotice {
-  inquiryId: string;
-  status: InquiryStatus;
-  resolvedBy?: ResolvedBy;
-  /** The copy this device held, if it held one. */
-  inquiry?: PendingInquiry;
-  /** True when this device's own answer, refusal or timer ended it. */
-  byThisDevice: boolean;
-}
-
-export interface DeviceClientEvents {
-  /** An inquiry this device had not seen (after the first sync of the session). */
-  new: (inquiry: PendingInquiry) => void;
-  resolved: (notice: ResolvedNotice) => void;
-  /** This device reported a deadline; `ack` is the server's reply. */
-  timeout: (inquiryId: string, ack: DeviceAck) => void;
-}
-
-export interface DeviceClient {
-  readonly deviceId: string;
-  readonly deviceName: string;
-  getSnapshot(): DeviceSnapshot;
-  /** Called after every snapshot change; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void;
-  on<K extends keyof DeviceClientEvents>(event: K, listener: DeviceClientEvents[K]): () => void;
-  /** Answers an inquiry: text, or an object keyed by question id for a form. */
-  answer(inquiryId: string, response: InquiryResponse): Promise<DeviceAck>;
-  /** "I'd rather not say". */
-  refuse(inquiryId: string): Promise<DeviceAck>;
-  connect(): void;
-  /** Disconnects for good and stops every timer. */
-  close(): void;
-}
+import type { DeviceClient, DeviceClientEvents, DeviceClientOptions, DeviceSnapshot } from './types.js';
 
 type DeviceSocket = Socket<ServerToDeviceEvents, DeviceToServerEvents>;
+type TimedSocket = ReturnType<DeviceSocket['timeout']>;
 type Ending = 'inquiry:answer' | 'inquiry:refuse' | 'inquiry:timeout';
 
 const unavailable = (message: string): DeviceAck => ({ ok: false, error: { code: 'unavailable', message } });
@@ -106,180 +38,204 @@ const unavailable = (message: string): DeviceAck => ({ ok: false, error: { code:
  * await device.answer(id, 'yes');
  */
 export function createDeviceClient(options: DeviceClientOptions): DeviceClient {
-  const clock = options.clock ?? systemClock;
-  const deviceId = options.deviceId ?? globalThis.crypto.randomUUID();
-  const { deviceName } = options;
-  const ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
-  const backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-  const events = new Listeners<DeviceClientEvents>();
-  const watchers = new Set<() => void>();
-  const socket: DeviceSocket = io(options.url, {
-    path: SOCKET_PATH,
-    transports: options.transports ?? ['websocket'],
-    auth: { token: options.token, deviceName, deviceId },
-    autoConnect: false,
-    forceNew: true,
-    reconnectionDelay: backoff.baseMs,
-    reconnectionDelayMax: backoff.maxMs,
-    randomizationFactor: backoff.jitter,
-  });
+  const client = new SocketDeviceClient(options);
+  if (options.autoConnect !== false) client.connect();
+  return client;
+}
 
-  let state: PendingState = emptyPendingState;
-  let seenFirstSync = false;
-  let snapshot: DeviceSnapshot = { status: 'connecting', synced: false, inquiries: [] };
-  let retryHandle: unknown;
-  let attempt = 0;
-  let closed = false;
+class SocketDeviceClient implements DeviceClient {
+  readonly deviceId: string;
+  readonly deviceName: string;
+  private readonly clock: Clock;
+  private readonly ackTimeoutMs: number;
+  private readonly backoff: BackoffOptions;
+  private readonly useTimer: boolean;
+  private readonly socket: DeviceSocket;
+  private readonly timer: DeviceTimer;
+  private readonly events = new Listeners<DeviceClientEvents>();
+  private readonly watchers = new Set<() => void>();
+  private state: PendingState = emptyPendingState;
+  private snapshot: DeviceSnapshot = { status: 'connecting', synced: false, inquiries: [] };
+  private seenFirstSync = false;
+  private retryHandle: unknown;
+  private attempt = 0;
+  private closed = false;
 
-  const publish = (patch: Partial<DeviceSnapshot>) => {
-    snapshot = { ...snapshot, ...patch, inquiries: newestFirst(state) };
-    if (snapshot.status === 'connected') delete snapshot.error;
-    if (options.deviceTimer !== false && !closed) timer.track(state.inquiries.values());
-    for (const watcher of [...watchers]) watcher();
-  };
-
-  const timer = new DeviceTimer({
-    clock,
-    canSend: () => socket.connected && snapshot.synced,
-    send: (inquiryId) => {
-      void send('inquiry:timeout', inquiryId, (s) => s.emitWithAck('inquiry:timeout', { inquiryId })).then(
-        (ack) => events.emit('timeout', inquiryId, ack),
-      );
-    },
-  });
-
-  /** Applies an ending this device learned from its own ack, before (or instead of) the broadcast. */
-  const settleFromAck = (inquiryId: string, event: Ending, ack: DeviceAck) => {
-    if (ack.ok) {
-      const kind = event === 'inquiry:timeout' ? 'device-timer' : 'human';
-      return resolve({ inquiryId, status: ack.status, resolvedBy: { kind, deviceId, deviceName } });
-    }
-    if (ack.error.code === 'already_resolved' && ack.status) {
-      return resolve({
-        inquiryId,
-        status: ack.status,
-        ...(ack.resolvedBy ? { resolvedBy: ack.resolvedBy } : {}),
-      });
-    }
-    if (ack.error.code === 'not_found') {
-      state = applyResolved(state, { inquiryId }).state;
-      publish({});
-    }
-  };
-
-  const resolve = (event: { inquiryId: string; status: InquiryStatus; resolvedBy?: ResolvedBy }) => {
-    const result = applyResolved(state, event);
-    if (result.state === state) return;
-    state = result.state;
-    publish({});
-    events.emit('resolved', {
-      ...event,
-      ...(result.removed ? { inquiry: result.removed } : {}),
-      byThisDevice: event.resolvedBy?.deviceId === deviceId,
+  constructor(options: DeviceClientOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.deviceId = options.deviceId ?? globalThis.crypto.randomUUID();
+    this.deviceName = options.deviceName;
+    this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.useTimer = options.deviceTimer !== false;
+    this.socket = io(options.url, {
+      path: SOCKET_PATH,
+      transports: options.transports ?? ['websocket'],
+      auth: { token: options.token, deviceName: this.deviceName, deviceId: this.deviceId },
+      autoConnect: false,
+      forceNew: true,
+      reconnectionDelay: this.backoff.baseMs,
+      reconnectionDelayMax: this.backoff.maxMs,
+      randomizationFactor: this.backoff.jitter,
     });
+    this.timer = new DeviceTimer({
+      clock: this.clock,
+      canSend: () => this.socket.connected && this.snapshot.synced,
+      send: (inquiryId) => void this.reportTimeout(inquiryId),
+    });
+    this.wireConnection();
+    this.wireInquiries();
+  }
+
+  getSnapshot = (): DeviceSnapshot => this.snapshot;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.watchers.add(listener);
+    return () => {
+      this.watchers.delete(listener);
+    };
   };
+
+  on<K extends keyof DeviceClientEvents>(event: K, listener: DeviceClientEvents[K]): () => void {
+    return this.events.on(event, listener);
+  }
+
+  answer(inquiryId: string, response: InquiryResponse): Promise<DeviceAck> {
+    return this.send('inquiry:answer', inquiryId, (s) =>
+      s.emitWithAck('inquiry:answer', { inquiryId, response }),
+    );
+  }
+
+  refuse(inquiryId: string): Promise<DeviceAck> {
+    return this.send('inquiry:refuse', inquiryId, (s) => s.emitWithAck('inquiry:refuse', { inquiryId }));
+  }
+
+  connect(): void {
+    if (this.closed || this.socket.connected) return;
+    this.publish({ status: 'connecting' });
+    this.socket.connect();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.clock.clearTimeout(this.retryHandle);
+    this.timer.stop();
+    this.socket.disconnect();
+    this.publish({ status: 'closed', synced: false });
+    this.events.clear();
+  }
+
+  /** A new snapshot after every change; the timer follows the pending list. */
+  private publish(patch: Partial<DeviceSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch, inquiries: newestFirst(this.state) };
+    if (this.snapshot.status === 'connected') delete this.snapshot.error;
+    if (this.useTimer && !this.closed) this.timer.track(this.state.inquiries.values());
+    for (const watcher of [...this.watchers]) watcher();
+  }
+
+  private wireConnection(): void {
+    const { socket } = this;
+    socket.on('connect', () => {
+      this.attempt = 0;
+      this.publish({ status: 'connected', synced: false });
+    });
+    socket.on('disconnect', (reason) => {
+      if (this.closed) return;
+      this.publish({ status: 'reconnecting', synced: false, error: `disconnected (${reason})` });
+      // The server dropped us on purpose (e.g. a node shutting down): Socket.IO leaves that to us.
+      if (reason === 'io server disconnect') this.retryLater();
+    });
+    socket.on('connect_error', (error) => {
+      if (this.closed) return;
+      if (socket.active) return this.publish({ status: 'reconnecting', error: error.message });
+      // Refused by the server's handshake check: a bad token stays bad, anything else is retried.
+      if (/^(unauthorized|forbidden)\b/.test(error.message)) {
+        return this.publish({ status: 'rejected', error: error.message });
+      }
+      this.publish({ status: 'reconnecting', error: error.message });
+      this.retryLater();
+    });
+  }
+
+  private wireInquiries(): void {
+    const { socket } = this;
+    socket.on('inquiry:sync', (event) => {
+      const result = applySync(this.state, event, this.clock.now());
+      this.state = result.state;
+      const announce = this.seenFirstSync;
+      this.seenFirstSync = true;
+      this.publish({ synced: true });
+      if (announce) for (const inquiry of result.added) this.events.emit('new', inquiry);
+    });
+    socket.on('inquiry:new', (inquiry) => {
+      const result = applyNew(this.state, inquiry, this.clock.now());
+      if (!result.added) return;
+      this.state = result.state;
+      this.publish({});
+      this.events.emit('new', result.added);
+    });
+    socket.on('inquiry:updated', (inquiry) => {
+      const next = applyUpdated(this.state, inquiry, this.clock.now());
+      if (next === this.state) return;
+      this.state = next;
+      this.publish({});
+    });
+    socket.on('inquiry:resolved', (event) => this.resolve(event));
+  }
+
+  private retryLater(): void {
+    this.clock.clearTimeout(this.retryHandle);
+    const delay = backoffDelay(this.attempt++, this.backoff, Math.random);
+    this.retryHandle = this.clock.setTimeout(() => {
+      if (!this.closed) this.socket.connect();
+    }, delay);
+  }
+
+  private async reportTimeout(inquiryId: string): Promise<void> {
+    const ack = await this.send('inquiry:timeout', inquiryId, (s) =>
+      s.emitWithAck('inquiry:timeout', { inquiryId }),
+    );
+    this.events.emit('timeout', inquiryId, ack);
+  }
 
   /** Sends one device event and waits (bounded) for the server's ack; never throws. */
-  async function send(
-    event: Ending,
-    inquiryId: string,
-    emit: (s: ReturnType<DeviceSocket['timeout']>) => Promise<DeviceAck>,
-  ): Promise<DeviceAck> {
-    if (!socket.connected) return unavailable('not connected to the server; try again once reconnected');
+  private async send(event: Ending, inquiryId: string, emit: (s: TimedSocket) => Promise<DeviceAck>) {
+    if (!this.socket.connected) return unavailable('not connected to the server; try again once reconnected');
     let ack: DeviceAck;
     try {
-      ack = await emit(socket.timeout(ackTimeoutMs));
+      ack = await emit(this.socket.timeout(this.ackTimeoutMs));
     } catch {
-      return unavailable(`the server did not confirm within ${Math.round(ackTimeoutMs / 1000)} s`);
+      return unavailable(`the server did not confirm within ${Math.round(this.ackTimeoutMs / 1000)} s`);
     }
-    settleFromAck(inquiryId, event, ack);
+    this.settleFromAck(inquiryId, event, ack);
     return ack;
   }
 
-  const retryLater = () => {
-    clock.clearTimeout(retryHandle);
-    retryHandle = clock.setTimeout(
-      () => {
-        if (!closed) socket.connect();
-      },
-      backoffDelay(attempt++, backoff, Math.random),
-    );
-  };
-
-  socket.on('connect', () => {
-    attempt = 0;
-    publish({ status: 'connected', synced: false });
-  });
-  socket.on('disconnect', (reason) => {
-    if (closed) return;
-    publish({ status: 'reconnecting', synced: false, error: `disconnected (${reason})` });
-    // The server dropped us on purpose (e.g. a node shutting down): Socket.IO leaves that to us.
-    if (reason === 'io server disconnect') retryLater();
-  });
-  socket.on('connect_error', (error) => {
-    if (closed) return;
-    if (socket.active) return publish({ status: 'reconnecting', error: error.message });
-    // Refused by the server's handshake check: a bad token stays bad, anything else is retried.
-    if (/^(unauthorized|forbidden)\b/.test(error.message)) {
-      return publish({ status: 'rejected', error: error.message });
+  /** Applies an ending learned from this device's own ack, before (or instead of) the broadcast. */
+  private settleFromAck(inquiryId: string, event: Ending, ack: DeviceAck): void {
+    if (ack.ok) {
+      const kind = event === 'inquiry:timeout' ? 'device-timer' : 'human';
+      const resolvedBy: ResolvedBy = { kind, deviceId: this.deviceId, deviceName: this.deviceName };
+      this.resolve({ inquiryId, status: ack.status, resolvedBy });
+    } else if (ack.error.code === 'already_resolved' && ack.status) {
+      const by = ack.resolvedBy ? { resolvedBy: ack.resolvedBy } : {};
+      this.resolve({ inquiryId, status: ack.status, ...by });
+    } else if (ack.error.code === 'not_found') {
+      this.state = applyResolved(this.state, { inquiryId }).state;
+      this.publish({});
     }
-    publish({ status: 'reconnecting', error: error.message });
-    retryLater();
-  });
+  }
 
-  socket.on('inquiry:sync', (event) => {
-    const result = applySync(state, event, clock.now());
-    state = result.state;
-    const announce = seenFirstSync;
-    seenFirstSync = true;
-    publish({ synced: true });
-    if (announce) for (const inquiry of result.added) events.emit('new', inquiry);
-  });
-  socket.on('inquiry:new', (inquiry) => {
-    const result = applyNew(state, inquiry, clock.now());
-    if (!result.added) return;
-    state = result.state;
-    publish({});
-    events.emit('new', result.added);
-  });
-  socket.on('inquiry:updated', (inquiry) => {
-    const next = applyUpdated(state, inquiry, clock.now());
-    if (next === state) return;
-    state = next;
-    publish({});
-  });
-  socket.on('inquiry:resolved', (event) => resolve(event));
-
-  const client: DeviceClient = {
-    deviceId,
-    deviceName,
-    getSnapshot: () => snapshot,
-    subscribe(listener) {
-      watchers.add(listener);
-      return () => {
-        watchers.delete(listener);
-      };
-    },
-    on: (event, listener) => events.on(event, listener),
-    answer: (inquiryId, response) =>
-      send('inquiry:answer', inquiryId, (s) => s.emitWithAck('inquiry:answer', { inquiryId, response })),
-    refuse: (inquiryId) =>
-      send('inquiry:refuse', inquiryId, (s) => s.emitWithAck('inquiry:refuse', { inquiryId })),
-    connect() {
-      if (closed || socket.connected) return;
-      publish({ status: 'connecting' });
-      socket.connect();
-    },
-    close() {
-      if (closed) return;
-      closed = true;
-      clock.clearTimeout(retryHandle);
-      timer.stop();
-      socket.disconnect();
-      publish({ status: 'closed', synced: false });
-      events.clear();
-    },
-  };
-  if (options.autoConnect !== false) client.connect();
-  return client;
+  private resolve(event: { inquiryId: string; status: InquiryStatus; resolvedBy?: ResolvedBy }): void {
+    const result = applyResolved(this.state, event);
+    if (result.state === this.state) return;
+    this.state = result.state;
+    this.publish({});
+    this.events.emit('resolved', {
+      ...event,
+      ...(result.removed ? { inquiry: result.removed } : {}),
+      byThisDevice: event.resolvedBy?.deviceId === this.deviceId,
+    });
+  }
 }

@@ -1,14 +1,6 @@
 export { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 export { type Clock, systemClock } from './clock.js';
-export {
-  type ConnectionStatus,
-  createDeviceClient,
-  type DeviceClient,
-  type DeviceClientEvents,
-  type DeviceClientOptions,
-  type DeviceSnapshot,
-  type ResolvedNotice,
-} from './device-client.js';
+export { createDeviceClient } from './device-client.js';
 export { DeviceTimer, type DeviceTimerDeps } from './device-timer.js';
 export {
   applyNew,
@@ -22,3 +14,11 @@ export {
   type PendingState,
   received,
 } from './pending.js';
+export type {
+  ConnectionStatus,
+  DeviceClient,
+  DeviceClientEvents,
+  DeviceClientOptions,
+  DeviceSnapshot,
+  ResolvedNotice,
+} from './types.js';
