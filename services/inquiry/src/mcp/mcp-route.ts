@@ -85,29 +85,44 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
       // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
       const release = () => void server.close().catch(() => undefined);
       c.req.raw.signal.addEventListener('abort', release, { once: true });
-      const response = await transport.handleRequest(c.req.raw, {
+      releaseAfterResponses(transport, body, release);
+      return transport.handleRequest(c.req.raw, {
         parsedBody: body,
         authInfo: { token: tokenKey, clientId: claims.sub, scopes: [claims.role] },
       });
-      return closeWhenDone(response, release);
     },
   );
   return app;
 }
 
-/** Frees the per-request server once its response has been fully sent (or abandoned). */
-function closeWhenDone(response: Response, release: () => void): Response {
-  if (!response.body) {
-    release();
-    return response;
+/** JSON-RPC requests (not notifications or responses) in a POST body. */
+function countRequests(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter((m) => {
+    const msg = m as { method?: unknown; id?: unknown } | null;
+    return typeof msg?.method === 'string' && msg.id !== undefined && msg.id !== null;
+  }).length;
+}
+
+/**
+ * Frees the per-request server as soon as every request in the body has its response written, so a
+ * finished call holds nothing (no extra stream stage per call, which a held call would also pay for).
+ */
+function releaseAfterResponses(
+  transport: WebStandardStreamableHTTPServerTransport,
+  body: unknown,
+  release: () => void,
+): void {
+  let open = countRequests(body);
+  if (open === 0) {
+    setImmediate(release);
+    return;
   }
-  const done = new TransformStream<Uint8Array, Uint8Array>({ flush: release });
-  const body = response.body.pipeThrough(done, { preventCancel: false });
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if (('result' in message || 'error' in message) && --open === 0) setImmediate(release);
+  };
 }
 
 async function cancelHeldCall(

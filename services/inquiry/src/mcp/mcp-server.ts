@@ -18,6 +18,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { z } from 'zod';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock } from '../core/ports.js';
@@ -45,6 +46,8 @@ export interface McpContext {
   storeReady: () => boolean;
   version: string;
 }
+
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
 
@@ -76,7 +79,8 @@ function toolResult(inquiry: Inquiry | null, now: number): CallToolResult {
 export function createMcpServer(ctx: McpContext): Server {
   const server = new Server(
     { name: 'hitl-inquiry', version: ctx.version },
-    { capabilities: { tools: {}, prompts: {} } },
+    // One validator for every per-request server: the SDK would build a fresh Ajv for each one.
+    { capabilities: { tools: {}, prompts: {} }, jsonSchemaValidator: SHARED_VALIDATOR },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(ctx.descriptions) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
