@@ -86,8 +86,23 @@ export async function runGatedCall(
     expiresAt: startedAt + windowMs + deps.timings.grantGraceMs,
   });
   call.onStage?.({ state: 'awaiting_approval', grantId });
+  const verdict = await askFor(deps, call, gate, canonical, grantId);
+  const refusal = await settleGrant(deps, call, grantId, verdict, audit);
+  if (refusal) return refusal;
+  call.onStage?.({ state: 'in_progress', grantId });
+  return forward();
+}
+
+/** Puts the exact call to the caller's human, relaying the wait as progress. */
+function askFor(
+  deps: CallDeps,
+  call: GatedCall,
+  gate: GateDecision,
+  canonical: string,
+  grantId: string,
+): Promise<HumanVerdict> {
   const confidence = readConfidence(call.params._meta?.confidence);
-  const verdict = await deps.asker.ask(
+  return deps.asker.ask(
     {
       userId: call.userId,
       action: { server: deps.backend.name, tool: call.params.name, arguments: JSON.parse(canonical) },
@@ -106,9 +121,22 @@ export async function runGatedCall(
       },
     },
   );
+}
+
+/**
+ * Records the verdict on the grant and, for an approval, consumes the grant with the digest of the
+ * call about to be forwarded: the one door to the backend for a gated call. Returns the refusal the
+ * agent gets, or null when the call may go.
+ */
+async function settleGrant(
+  deps: CallDeps,
+  call: GatedCall,
+  grantId: string,
+  verdict: HumanVerdict,
+  audit: (outcome: ProxyOutcome, extra?: Partial<ProxyDecision>) => void,
+): Promise<CallToolResult | null> {
   const shown = { tool: call.params.name, server: deps.backend.name, inquiryId: verdict.inquiryId };
   const fromVerdict = verdictDetails(verdict);
-
   if (verdict.outcome !== 'approved') {
     await deps.store.decideGrant(grantId, 'rejected', deps.clock.now());
     audit(verdict.outcome, fromVerdict);
@@ -119,19 +147,14 @@ export async function runGatedCall(
     audit('expired', { ...fromVerdict, detail: `grant ${decided}` });
     return refusalResult('expired', shown);
   }
-  // The one door to the backend for a gated call: the digest of what is forwarded must match.
-  const consumed = await deps.store.consumeGrant(
-    grantId,
-    digestOf(deps, call.userId, call.params),
-    deps.clock.now(),
-  );
+  const digest = digestOf(deps, call.userId, call.params);
+  const consumed = await deps.store.consumeGrant(grantId, digest, deps.clock.now());
   if (consumed !== 'ok') {
     audit(consumed === 'expired' ? 'expired' : 'failed', { ...fromVerdict, detail: `grant ${consumed}` });
     return refusalResult(consumed === 'mismatch' ? 'mismatch' : 'expired', shown);
   }
   audit('approved', fromVerdict);
-  call.onStage?.({ state: 'in_progress', grantId });
-  return forward();
+  return null;
 }
 
 function verdictDetails(verdict: HumanVerdict): Partial<ProxyDecision> {
