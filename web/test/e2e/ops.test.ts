@@ -109,6 +109,12 @@ describe('ops console in headless Chromium', () => {
     await expect(detail.locator('.timeline li').count()).resolves.toBeGreaterThanOrEqual(4);
     await detail.getByRole('button', { name: 'Close' }).click();
 
+    await history.getByLabel('Status').selectOption('refused');
+    await history.getByRole('button', { name: 'Apply' }).click();
+    await expect(rows.count()).resolves.toBe(1);
+    await history.getByText('Declined on Laptop').waitFor();
+    await history.getByLabel('Status').selectOption('all');
+
     await history.getByLabel('User').fill(users[1]!);
     await history.getByRole('button', { name: 'Apply' }).click();
     await page.getByText(`4 inquiries`).waitFor({ state: 'detached' });

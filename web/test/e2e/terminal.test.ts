@@ -133,9 +133,17 @@ describe('device terminal in headless Chromium', () => {
     await mcp.close();
   });
 
-  it('the countdown reaches the device deadline and the device reports it (timed_out by device-timer)', async () => {
+  it('the countdown reaches the device deadline and the device reports it, even with a skewed clock', async () => {
     const user = newUser();
-    const desktop = await openDevice(user, 'Desktop', DESKTOP);
+    // This computer's clock runs 10 minutes fast: an uncorrected timer would fire at once and be refused.
+    const skewed = await openContext(browser, node, DESKTOP);
+    contexts.push(skewed);
+    await skewed.addInitScript(() => {
+      const realNow = Date.now.bind(Date);
+      Date.now = () => realNow() + 10 * 60_000;
+    });
+    const desktop = await openApp(skewed, node, `token=${await token(node, user, 'device')}&device=Desktop`);
+    await connected(desktop.page);
     const mcp = await agent(node, user);
     const started = Date.now();
     // timeoutMs 5 s scales tier 1 from 15 s (of 25 s) to 3 s.
