@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { TokenClaims } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -84,7 +85,8 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
       await server.connect(transport);
       // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
       const release = () => void server.close().catch(() => undefined);
-      c.req.raw.signal.addEventListener('abort', release, { once: true });
+      // The socket closing (dropped or done) frees the server; release is idempotent.
+      (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing?.once('close', release);
       releaseAfterResponses(transport, body, release);
       return transport.handleRequest(c.req.raw, {
         parsedBody: body,
