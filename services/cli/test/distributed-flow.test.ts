@@ -40,7 +40,7 @@ describe('three nodes on one Redis', () => {
     const attempts = new Map<string, Set<string>>();
     const answerEverywhere = async (user: string, inquiryId: string, userIndex: number) => {
       const pair = byUser.get(user) ?? [];
-      const candidates = [...pair.map((d, k) => `${inquiryId}:d${k + 1}`), `${inquiryId}:rest`];
+      const candidates = [...pair.map((_d, k) => `${inquiryId}:d${k + 1}`), `${inquiryId}:rest`];
       attempts.set(inquiryId, new Set(candidates));
       const deviceAcks = pair.map((d, k) =>
         d.emit<DeviceAck>('inquiry:answer', { inquiryId, response: candidates[k] }),
