@@ -1,19 +1,10 @@
 import type { PendingInquiry } from '@hitl/client';
-import type { DeviceAck } from '@hitl/protocol';
-import { useState } from 'react';
-import { type Actions, ackMessage } from './answer-form';
+import type { Actions } from './answer-form';
+import { SendError, useSend } from './use-send';
 
 /** An approval: the exact backend, tool and arguments the agent wants to run, and Approve / Reject. */
 export function ApprovalForm({ inquiry, actions }: { inquiry: PendingInquiry; actions: Actions }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (send: () => Promise<DeviceAck>) => {
-    setBusy(true);
-    setError(null);
-    const ack = await send();
-    setBusy(false);
-    setError(ackMessage(ack));
-  };
+  const { busy, error, run } = useSend();
   const { action } = inquiry;
   return (
     <div className="approval">
@@ -35,11 +26,7 @@ export function ApprovalForm({ inquiry, actions }: { inquiry: PendingInquiry; ac
       ) : (
         <p className="muted">The agent did not say which action this approves.</p>
       )}
-      {error ? (
-        <p className="send-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <SendError error={error} />
       <div className="buttons">
         <button
           type="button"
