@@ -1,0 +1,98 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const LAUNCHER = fileURLToPath(new URL('./node-main.js', import.meta.url));
+
+/** Signs every token of a run; nodes and load generators share it. */
+export const BENCH_SECRET = 'bench-secret-long-enough-for-hs256-signing-0123456789';
+
+/**
+ * What every benchmark node runs with. Tiers are long so no inquiry times out while a scenario
+ * holds it; the rate limiter and the pending cap stay in the path but far above what a run sends.
+ */
+export const BENCH_NODE_ENV: Record<string, string> = {
+  HOST: '127.0.0.1',
+  PORT: '0',
+  HITL_SECRET: BENCH_SECRET,
+  LOG_LEVEL: 'warn',
+  HITL_DEVICE_TIMEOUT_MS: '300000',
+  HITL_SERVICE_TIMEOUT_MS: '600000',
+  HITL_CLIENT_TIMEOUT_MS: '900000',
+  HITL_RATE_PER_MIN: '100000000',
+  HITL_MAX_PENDING_PER_USER: '100000000',
+};
+
+/** A node process started by {@link startNodes}. */
+export interface NodeHandle {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** The last few KB the node wrote (warnings, errors), for a failure message. */
+  output(): string;
+  /** SIGTERM (the node drains and exits), SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface StartNodeOptions {
+  redisUrl?: string;
+  env?: Record<string, string>;
+  /** Extra node flags, e.g. `--inspect=127.0.0.1:0` or `--cpu-prof`. */
+  execArgv?: string[];
+}
+
+/** Starts one node process and resolves once it listens. */
+export async function startNode(index: number, options: StartNodeOptions = {}): Promise<NodeHandle> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'hitl-bench-state-'));
+  const child = fork(LAUNCHER, [], {
+    execArgv: options.execArgv ?? [],
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...BENCH_NODE_ENV,
+      HITL_STATE_DIR: stateDir,
+      HITL_NODE_ID: `bench-${index}`,
+      ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-8192);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node ${index} did not start in 30 s: ${tail}`)), 30_000);
+    child.on('message', (message: { type?: string; url?: string }) => {
+      if (message.type !== 'listening' || !message.url) return;
+      clearTimeout(timer);
+      resolve(message.url);
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`node ${index} exited before listening: ${tail}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid as number,
+    child,
+    output: () => tail,
+    stop: async (graceMs = 5000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Starts `count` nodes on one Redis. */
+export function startNodes(count: number, options: StartNodeOptions = {}): Promise<NodeHandle[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) => startNode(i, options)));
+}

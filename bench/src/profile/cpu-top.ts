@@ -1,0 +1,76 @@
+/**
+ * `node bench/dist/profile/cpu-top.js <file.cpuprofile>... [--top N]`
+ * Sums self time over V8 CPU profiles by function and by package (node_modules/<pkg>, our
+ * workspaces, node internals) and prints the biggest, with their share of all samples.
+ */
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Which package a script URL belongs to. */
+export function packageOf(url: string): string {
+  if (!url) return '(native/gc/idle)';
+  if (url.startsWith('node:')) return 'node:internal';
+  const inModules = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (inModules?.[1]) return inModules[1];
+  const ours = url.match(/\/work\/main\/([^/]+\/[^/]+)\//) ?? url.match(/\/(packages|services)\/([^/]+)\//);
+  return ours ? `ours:${ours[1]}${ours[2] ? `/${ours[2]}` : ''}` : url;
+}
+
+/** Self time in ms per key over one profile. */
+export function selfTimes(profile: Profile, key: (node: ProfileNode) => string): Map<string, number> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    if (!node) return;
+    const k = key(node);
+    totals.set(k, (totals.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return totals;
+}
+
+function print(title: string, totals: Map<string, number>, top: number): void {
+  const all = [...totals.values()].reduce((a, b) => a + b, 0);
+  process.stdout.write(`\n${title} (total ${all.toFixed(0)} ms)\n`);
+  for (const [k, ms] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    process.stdout.write(
+      `${((100 * ms) / all).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(7)} ms  ${k}\n`,
+    );
+  }
+}
+
+const args = process.argv.slice(2);
+const topAt = args.indexOf('--top');
+const top = topAt >= 0 ? Number(args[topAt + 1]) : 30;
+const files = args.filter((a, i) => a !== '--top' && i !== topAt + 1);
+const merged = { byPackage: new Map<string, number>(), byFunction: new Map<string, number>() };
+for (const file of files) {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const add = (into: Map<string, number>, from: Map<string, number>) => {
+    for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v);
+  };
+  add(
+    merged.byPackage,
+    selfTimes(profile, (n) => packageOf(n.callFrame.url)),
+  );
+  add(
+    merged.byFunction,
+    selfTimes(profile, (n) => {
+      const { functionName, url, lineNumber } = n.callFrame;
+      return `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/\/work\/main\//, '')}:${lineNumber + 1}`;
+    }),
+  );
+}
+print('self time by package', merged.byPackage, top);
+print('self time by function', merged.byFunction, top);

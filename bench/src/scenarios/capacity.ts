@@ -1,0 +1,146 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRedisServer } from '@hitl/store/testing';
+import { Redis } from 'ioredis';
+import { mergeHists, summarize } from '../core/hist.js';
+import type { Fields } from '../core/summary.js';
+import { openFileLimit, rssBytes } from '../env/limits.js';
+import { BENCH_SECRET, type NodeHandle, startNode } from '../env/nodes.js';
+import { inspectFlag, startProbe } from '../env/probe-handle.js';
+import { allNext, startWorker, type WorkerHandle } from '../env/workers.js';
+import type { CapacityParams, CapacityResult } from '../load/capacity.js';
+import { sleep } from '../load/util.js';
+import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
+
+const GOAL = { held: 20_000, rssPerCallKb: 40 };
+/** File descriptors a node needs besides one per held call: Redis links, listener, devices, stdio. */
+const FD_HEADROOM = 150;
+const KB = 1024;
+const MB = 1024 * 1024;
+
+/**
+ * Capacity: how many suspended send_inquiry calls ONE node holds, and what each costs in RSS
+ * above idle (VmRSS from /proc after a full GC forced through the inspector, and before it).
+ * `--set snapshot=1` also writes heap snapshots at idle and when parked (use a small `held`).
+ */
+export async function capacity(ctx: ScenarioContext): Promise<Fields> {
+  const target = param(ctx, 'held', { quick: 600, full: GOAL.held });
+  const workers = param(ctx, 'workers', { quick: 1, full: 2 });
+  const users = param(ctx, 'users', { quick: 10, full: 20 });
+  const warmCalls = param(ctx, 'warm', { quick: 100, full: 500 });
+  const fdLimit = openFileLimit() ?? Number.POSITIVE_INFINITY;
+  const held = Math.min(target, fdLimit - FD_HEADROOM - users * workers);
+  if (held < target)
+    ctx.log(`open-file limit ${fdLimit} caps one node at ${held} held calls (asked ${target})`);
+  const redis = await startRedisServer();
+  ctx.cleanup.add(() => redis.stop());
+  const inspect = await inspectFlag();
+  const node = await startNode(0, { redisUrl: redis.url, execArgv: [inspect.flag] });
+  ctx.cleanup.add(() => node.stop());
+  const probe = startProbe(inspect.port);
+  ctx.cleanup.add(() => probe.stop());
+  const ask = probe.ask;
+  const base = { secret: BENCH_SECRET, url: node.url, users, ramp: 200 };
+  const warm = startWorker<CapacityResult>('capacity', {
+    ...base,
+    tag: 'warm',
+    held: warmCalls,
+    answerAtOnce: true,
+  });
+  ctx.cleanup.add(() => warm.kill());
+  await warm.result;
+
+  const idle = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
+  const snapshot = ctx.overrides.snapshot ? join(tmpdir(), `hitl-bench-heap-${Date.now()}`) : undefined;
+  if (snapshot) await ask({ op: 'snapshot', file: `${snapshot}-idle.heapsnapshot` });
+  ctx.log(`idle RSS ${(idle.rss / MB).toFixed(1)} MB; parking ${held} calls from ${workers} processes`);
+  const load: WorkerHandle<CapacityResult>[] = Array.from({ length: workers }, (_, w) => {
+    const share = Math.ceil(held / workers);
+    const params: CapacityParams = { ...base, tag: `cap${w}`, held: Math.min(share, held - w * share) };
+    const worker = startWorker<CapacityResult>('capacity', params);
+    ctx.cleanup.add(() => worker.kill());
+    return worker;
+  });
+  const parked = await allNext<{ parked: number; parkMs: number }>(load, 'parked');
+  let heldGauge = 0;
+  await waitForGauge(node.url, held, (n) => {
+    heldGauge = n;
+  });
+  await sleep(2000);
+  const rssNoGc = rssBytes(node.pid);
+  const full = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
+  const fds = readdirSync(`/proc/${node.pid}/fd`).length;
+  if (snapshot) await ask({ op: 'snapshot', file: `${snapshot}-parked.heapsnapshot` });
+  ctx.log(
+    `parked: RSS ${(full.rss / MB).toFixed(1)} MB (${(rssNoGc / MB).toFixed(1)} MB before GC), ${fds} fds`,
+  );
+  for (const worker of load) worker.signal('answer');
+  const results = await Promise.all(load.map((w) => w.result));
+  const after = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
+  if (snapshot) ctx.log(`heap snapshots: ${snapshot}-idle.heapsnapshot, ${snapshot}-parked.heapsnapshot`);
+
+  const per = (a: number, b: number) => (a - b) / held / KB;
+  const answered = results.reduce((a, r) => a + r.answered, 0);
+  const faults = faultFields(sumFaults(results.map((r) => r.faults)));
+  for (const r of results) for (const s of r.samples) ctx.log(`fault: ${s}`);
+  const rssPerCall = per(full.rss, idle.rss);
+  const release = summarize(mergeHists(results.map((r) => r.hist)));
+  return {
+    held_target: target,
+    held: heldGauge,
+    fd_limit: Number.isFinite(fdLimit) ? fdLimit : -1,
+    node_fds: fds,
+    rss_idle_mb: idle.rss / MB,
+    rss_parked_mb: full.rss / MB,
+    rss_per_call_kb: rssPerCall,
+    rss_per_call_nogc_kb: per(rssNoGc, idle.rss),
+    heap_per_call_kb: per(full.heapUsed, idle.heapUsed),
+    external_per_call_kb: per(full.external, idle.external),
+    redis_per_inquiry_kb: per(full.redisUsed, idle.redisUsed),
+    heap_after_release_mb: after.heapUsed / MB,
+    heap_idle_mb: idle.heapUsed / MB,
+    park_per_s: held / (Math.max(...parked.map((p) => p.parkMs)) / 1000),
+    release_all_s: Math.max(...results.map((r) => r.releaseMs)) / 1000,
+    release_p50_ms: release.p50_ms,
+    release_p99_ms: release.p99_ms,
+    answered,
+    ...faults,
+    ok: faults.faults === 0 && answered === held && heldGauge === held,
+    goal: heldGauge >= GOAL.held && rssPerCall <= GOAL.rssPerCallKb ? 'met' : 'missed',
+  };
+}
+
+interface Snapshot extends NodeJS.MemoryUsage {
+  redisUsed: number;
+}
+
+/** The node's memory after a forced full GC, RSS from /proc, and Redis's `used_memory`. */
+async function measure(
+  node: NodeHandle,
+  redisUrl: string,
+  gc: () => Promise<NodeJS.MemoryUsage>,
+): Promise<Snapshot> {
+  const inside = await gc();
+  await sleep(500);
+  const redis = new Redis(redisUrl);
+  try {
+    const info = await redis.info('memory');
+    const used = Number(info.match(/^used_memory:(\d+)/m)?.[1] ?? Number.NaN);
+    return { ...inside, rss: rssBytes(node.pid), redisUsed: used };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Polls the node's `hitl_held_calls` gauge until it reads `expected` (or 120 s pass). */
+async function waitForGauge(url: string, expected: number, seen: (n: number) => void): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const n = Number(text.match(/^hitl_held_calls (\d+)/m)?.[1] ?? 0);
+    seen(n);
+    if (n === expected) return;
+    await sleep(500);
+  }
+}

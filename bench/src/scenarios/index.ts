@@ -1,0 +1,18 @@
+import type { ScenarioName } from '../core/args.js';
+import { baseline } from './baseline.js';
+import { capacity } from './capacity.js';
+import type { Scenario } from './context.js';
+import { fanout } from './fanout.js';
+import { races } from './races.js';
+import { resume } from './resume.js';
+import { throughput } from './throughput.js';
+
+export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
+  baseline,
+  'resume-same': resume(false),
+  'resume-cross': resume(true),
+  fanout,
+  capacity,
+  throughput,
+  races,
+};

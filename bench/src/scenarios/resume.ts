@@ -1,0 +1,67 @@
+import { startRedisServer } from '@hitl/store/testing';
+import { mergeHists, summarize } from '../core/hist.js';
+import type { Fields } from '../core/summary.js';
+import { BENCH_SECRET, startNodes } from '../env/nodes.js';
+import { startWorker } from '../env/workers.js';
+import type { ResumeParams, ResumeResult } from '../load/resume.js';
+import { baseline } from './baseline.js';
+import { faultFields, param, type ScenarioContext } from './context.js';
+
+const GOAL = { p50: 2, p99: 10, crossRatio: 3 };
+
+/**
+ * Answer → resume: a device's answer emit → the SDK client's tool result, one answer in flight,
+ * while `open` calls stay suspended. `cross`: the call is held by node A, the device is on node B.
+ */
+export function resume(cross: boolean) {
+  return async (ctx: ScenarioContext): Promise<Fields> => {
+    const floor = ctx.baseline ?? (await ownBaseline(ctx));
+    const redis = await startRedisServer();
+    ctx.cleanup.add(() => redis.stop());
+    const nodes = await startNodes(cross ? 2 : 1, { redisUrl: redis.url });
+    for (const node of nodes) ctx.cleanup.add(() => node.stop());
+    const callNode = nodes[0]?.url as string;
+    const params: ResumeParams = {
+      secret: BENCH_SECRET,
+      callUrl: callNode,
+      answerUrl: (cross ? nodes[1]?.url : callNode) as string,
+      users: param(ctx, 'users', { quick: 50, full: 100 }),
+      open: param(ctx, 'open', { quick: 300, full: 1000 }),
+      samples: param(ctx, 'samples', { quick: 600, full: 10_000 }),
+      warmup: param(ctx, 'warmup', { quick: 100, full: 1000 }),
+      tag: cross ? 'cross' : 'same',
+    };
+    ctx.log(`${params.tag}: ${params.open} open calls, ${params.samples} timed answers`);
+    const load = startWorker<ResumeResult>('resume', params);
+    ctx.cleanup.add(() => load.kill());
+    await load.next('parked');
+    ctx.log(`${params.tag}: ${params.open} calls suspended; timing answers`);
+    const result = await load.result;
+    const latency = summarize(mergeHists([result.hist]));
+    const faults = faultFields(result.faults);
+    const floorP50 = Number(cross ? floor.redis_p50_ms : floor.hono_p50_ms);
+    const floorP99 = Number(cross ? floor.redis_p99_ms : floor.hono_p99_ms);
+    const ratio = latency.p50_ms / floorP50;
+    const goalMet =
+      latency.p50_ms <= GOAL.p50 && latency.p99_ms <= GOAL.p99 && (!cross || ratio <= GOAL.crossRatio);
+    return {
+      open: params.open,
+      ...latency,
+      completed: result.completed,
+      floor: cross ? 'redis' : 'hono',
+      floor_p50_ms: floorP50,
+      floor_p99_ms: floorP99,
+      ratio_p50: ratio,
+      ratio_p99: latency.p99_ms / floorP99,
+      ...faults,
+      ok: faults.faults === 0 && result.measured === params.samples,
+      goal: goalMet ? 'met' : 'missed',
+    };
+  };
+}
+
+/** Run alone, a latency scenario measures its own floor first (quick scale) so ratios stay same-run. */
+async function ownBaseline(ctx: ScenarioContext): Promise<Fields> {
+  ctx.log('measuring the baseline first (same run)');
+  return baseline({ ...ctx, quick: true, overrides: {} });
+}

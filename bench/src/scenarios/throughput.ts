@@ -1,0 +1,92 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRedisServer } from '@hitl/store/testing';
+import { mergeHists, summarize } from '../core/hist.js';
+import type { Fields } from '../core/summary.js';
+import { cpuSeconds, cpuTimes } from '../env/limits.js';
+import { BENCH_SECRET, startNode } from '../env/nodes.js';
+import { inspectFlag, startProbe } from '../env/probe-handle.js';
+import { allNext, startWorker } from '../env/workers.js';
+import type { ThroughputParams, ThroughputResult } from '../load/throughput.js';
+import { sleep } from '../load/util.js';
+import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
+
+const GOAL_PER_S = 1500;
+
+/**
+ * Full cycles per second with 2 nodes and the clients in separate load-generator processes; the
+ * call goes to one node, the device answers on the other. `--set cpuprof=1` writes V8 CPU profiles
+ * of both nodes over the measured window (through the inspector; see docs/BENCHMARKS.md).
+ */
+export async function throughput(ctx: ScenarioContext): Promise<Fields> {
+  const workers = param(ctx, 'workers', { quick: 2, full: 2 });
+  const concurrency = param(ctx, 'concurrency', { quick: 16, full: 64 });
+  const warmupMs = param(ctx, 'warmupMs', { quick: 1000, full: 5000 });
+  const durationMs = param(ctx, 'durationMs', { quick: 4000, full: 20_000 });
+  const profileDir = ctx.overrides.cpuprof ? mkdtempSync(join(tmpdir(), 'hitl-bench-cpuprof-')) : undefined;
+  const redis = await startRedisServer();
+  ctx.cleanup.add(() => redis.stop());
+  const inspect = profileDir ? await Promise.all([inspectFlag(), inspectFlag()]) : [];
+  const nodes = await Promise.all(
+    [0, 1].map((i) => startNode(i, { redisUrl: redis.url, execArgv: inspect[i] ? [inspect[i].flag] : [] })),
+  );
+  for (const node of nodes) ctx.cleanup.add(() => node.stop());
+  const probes = inspect.map((i) => startProbe(i.port));
+  for (const probe of probes) ctx.cleanup.add(() => probe.stop());
+  const load = Array.from({ length: workers }, (_, w) => {
+    const params: ThroughputParams = {
+      secret: BENCH_SECRET,
+      nodeUrls: nodes.map((n) => n.url),
+      worker: w,
+      concurrency,
+      warmupMs,
+      durationMs,
+      tag: 'tp',
+    };
+    const worker = startWorker<ThroughputResult>('throughput', params);
+    ctx.cleanup.add(() => worker.kill());
+    return worker;
+  });
+  await allNext(load, 'ready');
+  ctx.log(
+    `${workers} load processes × ${concurrency} calls in flight; ${warmupMs} ms warm-up, ${durationMs} ms measured`,
+  );
+  for (const worker of load) worker.signal('go');
+  await sleep(warmupMs);
+  const pids = [...nodes.map((n) => n.pid), ...load.map((w) => w.pid)];
+  await Promise.all(probes.map((p) => p.ask({ op: 'profile-start' })));
+  const cpuBefore = pids.map(cpuSeconds);
+  const sysBefore = nodes.map((n) => cpuTimes(n.pid).system);
+  await sleep(durationMs);
+  const cpuAfter = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] as number));
+  const nodeSys = nodes.reduce((a, n, i) => a + cpuTimes(n.pid).system - (sysBefore[i] as number), 0);
+  await Promise.all(
+    probes.map((p, i) =>
+      p.ask({ op: 'profile-stop', file: join(profileDir as string, `node-${i}.cpuprofile`) }),
+    ),
+  );
+  const results = await Promise.all(load.map((w) => w.result));
+  const completed = results.reduce((a, r) => a + r.completed, 0);
+  const latency = summarize(mergeHists(results.map((r) => r.hist)));
+  const faults = faultFields(sumFaults(results.map((r) => r.faults)));
+  for (const r of results) for (const s of r.samples) ctx.log(`fault: ${s}`);
+  const perSecond = completed / (durationMs / 1000);
+  const nodeCpu = cpuAfter.slice(0, nodes.length).reduce((a, b) => a + b, 0);
+  const loadCpu = cpuAfter.slice(nodes.length).reduce((a, b) => a + b, 0);
+  if (profileDir) ctx.log(`CPU profiles of both nodes (measured window only) in ${profileDir}`);
+  return {
+    in_flight: workers * concurrency,
+    per_s: perSecond,
+    completed,
+    cycles: results.reduce((a, r) => a + r.cycles, 0),
+    ...latency,
+    node_cpu_ms_per_cycle: (1000 * nodeCpu) / Math.max(1, completed),
+    load_cpu_ms_per_cycle: (1000 * loadCpu) / Math.max(1, completed),
+    node_cpu_util: nodeCpu / (durationMs / 1000),
+    node_cpu_sys_share: nodeSys / Math.max(0.01, nodeCpu),
+    ...faults,
+    ok: faults.faults === 0 && completed > 0,
+    goal: perSecond >= GOAL_PER_S && faults.faults === 0 ? 'met' : 'missed',
+  };
+}

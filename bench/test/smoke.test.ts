@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SCENARIOS } from '../src/core/args.js';
+import { type Fields, parseLine } from '../src/core/summary.js';
+
+const RUN = fileURLToPath(new URL('../dist/run.js', import.meta.url));
+
+/** Runs `node dist/run.js all --quick` once (the built runner, as `npm run bench` does). */
+function runQuick(): Promise<{ stdout: string; stderr: string; code: number }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [RUN, 'all', '--quick'],
+      { timeout: 280_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ stdout, stderr, code: error ? Number(error.code ?? 1) : 0 }),
+    );
+  });
+}
+
+describe('bench smoke: every scenario at --quick scale', () => {
+  const reports = new Map<string, Fields>();
+  let output = '';
+  beforeAll(async () => {
+    const { stdout, stderr } = await runQuick();
+    output = `${stdout}\n${stderr.slice(-4000)}`;
+    for (const line of stdout.split('\n')) {
+      const report = parseLine(line);
+      if (report) reports.set(report.scenario, report.fields);
+    }
+  }, 300_000);
+
+  it.each(SCENARIOS)('%s prints one summary line and finds no correctness fault', (scenario) => {
+    const fields = reports.get(scenario);
+    expect(fields, output).toBeDefined();
+    expect(fields?.faults ?? 0, output).toBe(0);
+    expect(fields?.ok, output).toBe(true);
+    expect(['met', 'missed']).toContain(fields?.goal ?? 'met');
+  });
+
+  it('latency scenarios report percentiles and a ratio to the baseline of the same run', () => {
+    for (const scenario of ['resume-same', 'resume-cross']) {
+      const fields = reports.get(scenario) ?? {};
+      expect(Number(fields.p50_ms)).toBeGreaterThan(0);
+      expect(Number(fields.p99_ms)).toBeGreaterThanOrEqual(Number(fields.p50_ms));
+      expect(Number(fields.ratio_p50)).toBeGreaterThan(0);
+    }
+    expect(Number(reports.get('baseline')?.redis_p50_ms)).toBeGreaterThan(0);
+  });
+
+  it('capacity held every call it parked and measured memory per call', () => {
+    const fields = reports.get('capacity') ?? {};
+    expect(fields.held).toBe(fields.held_target);
+    expect(fields.answered).toBe(fields.held);
+    expect(Number(fields.rss_per_call_kb)).toBeGreaterThan(0);
+  });
+
+  it('races: every inquiry had exactly one winner and both waiters released', () => {
+    const fields = reports.get('races') ?? {};
+    expect(fields.waiters_released).toBe(2 * Number(fields.inquiries));
+    expect(Number(fields.wins_answer) + Number(fields.wins_timeout) + Number(fields.wins_cancel)).toBe(
+      fields.inquiries,
+    );
+  });
+});
