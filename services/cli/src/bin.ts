@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerAnswer } from './commands/answer.js';
 import { registerDecide } from './commands/decide.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerServe } from './commands/serve.js';
@@ -12,4 +13,5 @@ registerServe(program);
 registerDecide(program);
 registerProxy(program);
 registerToken(program);
+registerAnswer(program);
 await program.parseAsync(process.argv);

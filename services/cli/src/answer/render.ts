@@ -1,0 +1,82 @@
+import type { PendingInquiry, ResolvedNotice } from '@hitl/client';
+import { countdown, indented, numbered, plain, preview } from './text.js';
+
+/** Who asked, as the person knows them: the agent token's name, else its subject. */
+export const askerOf = (inquiry: PendingInquiry): string =>
+  plain(inquiry.asker.name ?? inquiry.asker.tokenSubject);
+
+/** Time left to this device's (skew-corrected) deadline. */
+export const timeLeft = (inquiry: PendingInquiry, now: number): string => {
+  const ms = inquiry.localDeviceAt - now;
+  return ms > 0 ? `${countdown(ms)} left` : 'time is up';
+};
+
+function titleOf(inquiry: PendingInquiry): string {
+  const who = askerOf(inquiry);
+  const title = inquiry.kind === 'approval' ? `Approval needed (${who})` : `Question from ${who}`;
+  return inquiry.critical ? `${title} - CRITICAL` : title;
+}
+
+function actionLines(inquiry: PendingInquiry): string[] {
+  const { action } = inquiry;
+  if (!action) return ['  (the agent did not say which action this approves)'];
+  return [
+    `  backend:   ${plain(action.server)}`,
+    `  tool:      ${plain(action.tool)}`,
+    '  arguments:',
+    ...indented(JSON.stringify(action.arguments, null, 2), '    '),
+  ];
+}
+
+function contextLines(inquiry: PendingInquiry): string[] {
+  const { context } = inquiry;
+  if (context === undefined) return [];
+  const text = typeof context === 'string' ? context : JSON.stringify(context, null, 2);
+  return ['  context:', ...indented(text, '    ')];
+}
+
+/** An inquiry as printed when it opens: title, time left, question, then options / action / context. */
+export function inquiryLines(inquiry: PendingInquiry, now: number): string[] {
+  const title = `-- ${titleOf(inquiry)} -- ${timeLeft(inquiry, now)}`;
+  return [
+    '',
+    title,
+    ...indented(inquiry.question),
+    ...(inquiry.options && !inquiry.questions ? numbered(inquiry.options, '    ') : []),
+    ...(inquiry.kind === 'approval' ? actionLines(inquiry) : []),
+    ...contextLines(inquiry),
+  ];
+}
+
+/** One line per pending inquiry, numbered for `/open N`; the open one is marked. */
+export function listLines(inquiries: readonly PendingInquiry[], openId: string | undefined, now: number) {
+  if (inquiries.length === 0) return ['No questions waiting.'];
+  return inquiries.map((inquiry, i) => {
+    const mark = inquiry.inquiryId === openId ? '*' : ' ';
+    return `${mark}${i + 1}) [${timeLeft(inquiry, now)}] ${askerOf(inquiry)}: ${preview(inquiry.question)}`;
+  });
+}
+
+/**
+ * How an inquiry ended, from this device's point of view: "answered on this device",
+ * "answered elsewhere (on Phone)", "time ran out on this device", "cancelled by the agent"...
+ */
+export function endingText(notice: Pick<ResolvedNotice, 'status' | 'resolvedBy' | 'byThisDevice'>): string {
+  const by = notice.resolvedBy;
+  const here = notice.byThisDevice;
+  const where = here ? 'on this device' : `elsewhere (on ${plain(by?.deviceName ?? 'another device')})`;
+  if (by?.kind === 'decision-agent') return `decided by the fallback (${by.strategy ?? 'agent'})`;
+  switch (notice.status) {
+    case 'answered':
+      return by?.kind === 'human' ? `answered ${where}` : 'answered';
+    case 'refused':
+      return `declined ${where}`;
+    case 'timed_out':
+      if (by?.kind === 'device-timer') return here ? 'time ran out on this device' : `time ran out ${where}`;
+      return 'time ran out (the service stopped waiting)';
+    case 'cancelled':
+      return 'cancelled by the agent';
+    case 'pending':
+      return 'still waiting';
+  }
+}

@@ -1,0 +1,45 @@
+import { createDeviceClient } from '@hitl/client';
+import type { Command } from 'commander';
+import { parseAnswerOptions } from '../answer/options.js';
+import { runTerminalDevice } from '../answer/terminal-device.js';
+
+const DEFAULT_URL = 'http://127.0.0.1:8787';
+
+/**
+ * `hitl answer`: this terminal becomes one of the user's devices (like the web page or the phone):
+ * questions arrive as they are asked, the person answers, refuses or fills a form with the keyboard.
+ */
+export function registerAnswer(program: Command): void {
+  program
+    .command('answer')
+    .description('Answer inquiries from this terminal, as one of your devices')
+    .option('--url <url>', 'the node to connect to (default: HITL_URL, else http://127.0.0.1:8787)')
+    .option('--token <token>', 'a device token (default: HITL_DEVICE_TOKEN; the variable keeps it out of ps)')
+    .option('--name <deviceName>', 'what your other devices call this one', 'Terminal')
+    .action(async (raw: { url?: string; token?: string; name: string }) => {
+      const parsed = parseAnswerOptions({
+        url: raw.url ?? process.env.HITL_URL ?? DEFAULT_URL,
+        token: raw.token ?? process.env.HITL_DEVICE_TOKEN,
+        name: raw.name,
+      });
+      if (!parsed.ok) {
+        process.stderr.write(`hitl answer: ${parsed.problem}\n`);
+        process.exit(2);
+      }
+      const code = await runTerminalDevice(
+        parsed.options,
+        {
+          input: process.stdin,
+          output: process.stdout,
+          isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+        },
+        { createClient: createDeviceClient, now: Date.now, signals: process },
+      );
+      process.exitCode = code;
+      // Everything is closed by now, so the process ends by itself; this only guards against a leak.
+      setTimeout(() => {
+        process.stderr.write('hitl answer: something kept the process alive; exiting anyway\n');
+        process.exit(code);
+      }, 3000).unref();
+    });
+}

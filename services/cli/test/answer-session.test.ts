@@ -1,0 +1,205 @@
+import type { DeviceSnapshot, PendingInquiry, ResolvedNotice } from '@hitl/client';
+import { describe, expect, it } from 'vitest';
+import { onLine } from '../src/answer/input.js';
+import { endingText } from '../src/answer/render.js';
+import {
+  initialSession,
+  onAck,
+  onResolved,
+  onSnapshot,
+  promptText,
+  type SessionState,
+  type Update,
+} from '../src/answer/session.js';
+import { plain } from '../src/answer/text.js';
+import { inquiry, NOW } from './answer-fixtures.js';
+
+/** A connected, synced snapshot holding `inquiries` (given oldest first, as a person reads them). */
+const snapshot = (inquiries: PendingInquiry[], status: DeviceSnapshot['status'] = 'connected') => ({
+  status,
+  synced: true,
+  inquiries: [...inquiries].reverse(),
+});
+const text = (update: Update) => update.print.join('\n');
+
+function connectedWith(inquiries: PendingInquiry[]): Update {
+  return onSnapshot(initialSession, snapshot(inquiries), NOW);
+}
+
+describe('the terminal session', () => {
+  it('says it is waiting, then opens a question the moment it arrives, with the time left', () => {
+    const empty = connectedWith([]);
+    expect(empty.print).toEqual([
+      'Connected.',
+      'No questions waiting. New ones appear here (Ctrl-C to quit).',
+    ]);
+    const size = inquiry({ question: 'Which size?', options: ['S', 'M'] });
+    const arrived = onSnapshot(empty.state, snapshot([size]), NOW + 2000);
+    expect(text(arrived)).toContain('-- Question from shop assistant -- 0:28 left');
+    expect(arrived.print).toContain('    2) M');
+    expect(arrived.state.draft?.inquiry.inquiryId).toBe(size.inquiryId);
+    expect(promptText(arrived.state, NOW + 2000)).toBe('[0:28] pick> ');
+    expect(promptText(arrived.state, NOW + 29_001)).toBe('[0:01] pick> ');
+    expect(promptText(arrived.state, NOW + 31_000)).toBe('[0:00] pick> ');
+  });
+
+  it('answers: the effect carries the response, and further input waits for the ack', () => {
+    const size = inquiry({ options: ['S', 'M'] });
+    const typed = onLine(connectedWith([size]).state, '2', NOW);
+    expect(typed.effects).toEqual([{ type: 'answer', inquiryId: size.inquiryId, response: 'M' }]);
+    expect(onLine(typed.state, '1', NOW).print).toEqual(['! Still sending; wait a moment.']);
+  });
+
+  it('a question answered on another device closes with who answered, and the next one opens', () => {
+    const first = inquiry({ question: 'First?' });
+    const second = inquiry({ question: 'Second?' });
+    const state = connectedWith([first, second]).state;
+    expect(state.draft?.inquiry.question).toBe('First?');
+    const notice: ResolvedNotice = {
+      inquiryId: first.inquiryId,
+      status: 'answered',
+      resolvedBy: { kind: 'human', deviceId: 'p1', deviceName: 'Phone' },
+      inquiry: first,
+      byThisDevice: false,
+    };
+    const closed = onResolved(state, notice, NOW);
+    expect(closed.print[0]).toBe('-- First?: answered elsewhere (on Phone)');
+    expect(closed.state.draft?.inquiry.question).toBe('Second?');
+  });
+
+  it('a question that arrives while another is open is announced, not opened', () => {
+    const first = inquiry({ question: 'First?' });
+    const state = connectedWith([first]).state;
+    const later = inquiry({ question: 'Later one' });
+    const update = onSnapshot(state, snapshot([first, later]), NOW);
+    expect(update.print).toEqual(['+ New: Later one (/list)']);
+    expect(update.state.draft?.inquiry.question).toBe('First?');
+    // A re-sync with the same inquiries announces nothing again.
+    expect(onSnapshot(update.state, snapshot([first, later]), NOW).print).toEqual([]);
+    const list = onLine(update.state, '/list', NOW + 5000).print;
+    expect(list).toEqual([
+      '*1) [0:25 left] shop assistant: First?',
+      ' 2) [0:25 left] shop assistant: Later one',
+    ]);
+    expect(onLine(update.state, '/open 2', NOW).state.draft?.inquiry.question).toBe('Later one');
+    expect(onLine(update.state, '/next', NOW).state.draft?.inquiry.question).toBe('Later one');
+    expect(onLine(update.state, '/open 7', NOW).print).toEqual(['! There is no question 7 (/list)']);
+  });
+
+  it('/refuse declines; a failed send keeps the question open to try again', () => {
+    const q = inquiry();
+    const refused = onLine(connectedWith([q]).state, '/refuse', NOW);
+    expect(refused.effects).toEqual([{ type: 'refuse', inquiryId: q.inquiryId }]);
+    const failed = onAck(
+      refused.state,
+      q.inquiryId,
+      { ok: false, error: { code: 'unavailable', message: 'not connected to the server' } },
+      NOW,
+    );
+    expect(failed.print).toEqual(['! Not sent: not connected to the server. Try again, or /refuse.']);
+    expect(failed.state).toMatchObject({ sending: false, draft: { inquiry: { inquiryId: q.inquiryId } } });
+  });
+
+  it('an ack that says someone else was first closes the question with the winner', () => {
+    const q = inquiry({ question: 'Raced?' });
+    const sent = onLine(connectedWith([q]).state, 'mine', NOW);
+    const lost = onAck(
+      sent.state,
+      q.inquiryId,
+      {
+        ok: false,
+        error: { code: 'already_resolved', message: 'already answered' },
+        status: 'answered',
+        resolvedBy: { kind: 'human', deviceName: 'Laptop' },
+      },
+      NOW,
+    );
+    expect(lost.print[0]).toBe('-- Raced?: answered elsewhere (on Laptop)');
+    expect(lost.state.draft).toBeUndefined();
+  });
+
+  it('a refused token ends the session with exit code 2; a lost connection shows in the prompt', () => {
+    const rejected = onSnapshot(
+      initialSession,
+      { status: 'rejected', error: 'unauthorized: bad token', synced: false, inquiries: [] },
+      NOW,
+    );
+    expect(rejected.print).toEqual(['The server refused this device: unauthorized: bad token']);
+    expect(rejected.effects).toEqual([{ type: 'quit', code: 2 }]);
+    const lost = onSnapshot(
+      connectedWith([]).state,
+      { ...snapshot([], 'reconnecting'), error: 'transport close' },
+      NOW,
+    );
+    expect(lost.print).toEqual(['Connection lost (transport close); reconnecting...']);
+    expect(promptText(lost.state, NOW)).toBe('(offline) > ');
+  });
+
+  it('commands: /help, /quit, unknown ones, and // to type an answer that starts with a slash', () => {
+    const q = inquiry();
+    const state: SessionState = connectedWith([q]).state;
+    expect(onLine(state, '/help', NOW).print[0]).toMatch(/^Type the answer/);
+    expect(onLine(state, '/quit', NOW).effects).toEqual([{ type: 'quit', code: 0 }]);
+    expect(onLine(state, '/frobnicate', NOW).print).toEqual([
+      '! Unknown command /frobnicate (/help lists them).',
+    ]);
+    expect(onLine(state, '//usr/bin', NOW).effects).toEqual([
+      { type: 'answer', inquiryId: q.inquiryId, response: '/usr/bin' },
+    ]);
+    expect(onLine(connectedWith([]).state, 'hello', NOW).print).toEqual(['! No question is open (/list).']);
+  });
+});
+
+describe('what the terminal prints', () => {
+  it('shows escape sequences from agent text as visible text, never raw', () => {
+    expect(plain('hi\u001b[2J\u0007there\r\nnext\ttab')).toBe('hi\\x1b[2J\\x07there\nnext\ttab');
+    expect(plain('invoice \u202egpj.exe')).toBe('invoice \\u202egpj.exe');
+    const q = inquiry({
+      question: 'Title\u001b]0;pwned\u0007',
+      asker: { name: 'bad\u001b[31m', tokenSubject: 'x' },
+    });
+    const opened = text(connectedWith([q]));
+    expect(opened.includes('\u001b') || opened.includes('\u0007')).toBe(false);
+    expect(opened).toContain('Title\\x1b]0;pwned\\x07');
+  });
+
+  it('an approval shows the backend, the tool and the exact arguments', () => {
+    const q = inquiry({
+      question: 'May I delete 3 invoices?',
+      kind: 'approval',
+      critical: true,
+      action: { server: 'billing', tool: 'delete_invoices', arguments: { ids: [1, 2, 3] } },
+    });
+    const lines = connectedWith([q]).print;
+    expect(lines).toContain('-- Approval needed (shop assistant) - CRITICAL -- 0:30 left');
+    expect(lines).toContain('  tool:      delete_invoices');
+    expect(lines.join('\n')).toContain('    {\n      "ids": [\n        1,');
+    expect(lines).toContain('Type approve or reject (a / r).');
+  });
+
+  it('says how each inquiry ended, and on which device', () => {
+    const phone = { kind: 'human' as const, deviceName: 'Phone' };
+    expect(endingText({ status: 'answered', resolvedBy: phone, byThisDevice: false })).toBe(
+      'answered elsewhere (on Phone)',
+    );
+    expect(endingText({ status: 'refused', resolvedBy: phone, byThisDevice: true })).toBe(
+      'declined on this device',
+    );
+    expect(
+      endingText({ status: 'timed_out', resolvedBy: { kind: 'device-timer' }, byThisDevice: true }),
+    ).toBe('time ran out on this device');
+    expect(
+      endingText({ status: 'timed_out', resolvedBy: { kind: 'service-timer' }, byThisDevice: false }),
+    ).toBe('time ran out (the service stopped waiting)');
+    expect(endingText({ status: 'cancelled', resolvedBy: { kind: 'agent' }, byThisDevice: false })).toBe(
+      'cancelled by the agent',
+    );
+    expect(
+      endingText({
+        status: 'timed_out',
+        resolvedBy: { kind: 'decision-agent', strategy: 'fail_closed' },
+        byThisDevice: false,
+      }),
+    ).toBe('decided by the fallback (fail_closed)');
+  });
+});

@@ -1,0 +1,187 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createDeviceClient, type DeviceClient, type ResolvedNotice } from '@hitl/client';
+import { loadConfig, type RunningNode, startNode } from '@hitl/inquiry';
+import type { InquiryResult } from '@hitl/protocol';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const exec = promisify(execFile);
+/** A private tmux server for this file, so nothing touches the person's own sessions. */
+const SERVER = `hitl-answer-test-${process.pid}`;
+const tmux = (...args: string[]) => exec('tmux', ['-L', SERVER, ...args]);
+const structured = (result: unknown) => (result as { structuredContent: InquiryResult }).structuredContent;
+
+/** The whole pane, scrollback included. */
+async function screen(session: string): Promise<string> {
+  const { stdout } = await tmux('capture-pane', '-p', '-J', '-t', session, '-S', '-500');
+  return stdout;
+}
+
+/** Waits until the pane shows `pattern` (a regex, or text to find after `from` characters). */
+async function waitFor(session: string, pattern: RegExp, ms = 10_000): Promise<string> {
+  const until = Date.now() + ms;
+  let seen = '';
+  while (Date.now() < until) {
+    seen = await screen(session);
+    if (pattern.test(seen)) return seen;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the terminal never showed ${pattern}; it shows:\n${seen}`);
+}
+
+/** Types a line the way a person does: the characters, then Enter. */
+async function typeLine(session: string, line: string): Promise<void> {
+  if (line) await tmux('send-keys', '-t', session, '-l', line);
+  await tmux('send-keys', '-t', session, 'Enter');
+}
+
+describe('hitl answer in a real terminal (tmux)', () => {
+  let node: RunningNode;
+  const user = `u-${randomUUID().slice(0, 8)}`;
+  const clients: { close(): unknown }[] = [];
+  beforeAll(async () => {
+    node = await startNode(
+      loadConfig({
+        PORT: '0',
+        HITL_SECRET: 'answer-tty-test-secret-long-enough-for-hs256',
+        HITL_STATE_DIR: '/nonexistent-unused',
+        LOG_LEVEL: 'silent',
+        HITL_SWEEP_MS: '100',
+        HITL_DRAIN_MS: '0',
+        HITL_DEVICE_TIMEOUT_MS: '40000',
+        HITL_SERVICE_TIMEOUT_MS: '50000',
+        HITL_CLIENT_TIMEOUT_MS: '60000',
+      }),
+    );
+  });
+  afterAll(async () => {
+    await tmux('kill-server').catch(() => undefined);
+    for (const client of clients) await client.close();
+    await node?.close();
+  });
+
+  const agent = async () => {
+    const client = new Client({ name: 'answer-tty-agent', version: '1.0.0' });
+    const agentToken = await node.tokens.sign({ sub: user, role: 'agent', name: 'shop assistant' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${node.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${agentToken}` } },
+      }),
+    );
+    clients.push(client);
+    return client;
+  };
+
+  const phone = async (): Promise<DeviceClient> => {
+    const device = createDeviceClient({
+      url: node.url,
+      token: await node.tokens.sign({ sub: user, role: 'device' }),
+      deviceName: 'Phone',
+    });
+    clients.push(device);
+    return device;
+  };
+
+  it('receives a form, answers it field by field; an approval answered on the phone closes; Ctrl-C exits', async () => {
+    const deviceToken = await node.tokens.sign({ sub: user, role: 'device' });
+    const command = [
+      `HITL_DEVICE_TOKEN=${deviceToken}`,
+      `'${process.execPath}' '${BIN}' answer --url ${node.url} --name 'Desk terminal'`,
+      '; echo "[exit $?]"; sleep 600',
+    ].join(' ');
+    await tmux('new-session', '-d', '-s', 'answer', '-x', '120', '-y', '50', command);
+    await waitFor('answer', /No questions waiting/);
+
+    const mcp = await agent();
+    const onPhone = await phone();
+    const phoneNotices: ResolvedNotice[] = [];
+    onPhone.on('resolved', (notice) => phoneNotices.push(notice));
+
+    const form = mcp.callTool(
+      {
+        name: 'send_inquiry',
+        arguments: {
+          question: 'Which shirt should I order?',
+          questions: [
+            { id: 'size', prompt: 'Size', kind: 'choice', options: ['S', 'M', 'L'], required: true },
+            { id: 'budget', prompt: 'Budget in EUR', kind: 'number', required: true },
+            { id: 'gift', prompt: 'Gift wrap?', kind: 'boolean' },
+          ],
+          defaultAnswer: { size: 'M' },
+        },
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    await waitFor('answer', /Question from shop assistant -- 0:[34]\d left[\s\S]*\(1\/3\) Size/);
+    await waitFor('answer', /\[0:[34]\d\] size> $/m);
+    await typeLine('answer', ''); // keeps the prefilled M
+    await waitFor('answer', /budget> $/m);
+    await typeLine('answer', 'forty');
+    await waitFor('answer', /! enter a number/);
+    await typeLine('answer', '40');
+    await waitFor('answer', /gift> $/m);
+    await typeLine('answer', 'y');
+    await waitFor('answer', /Send them\? \[Y\/n\]/);
+    await typeLine('answer', '');
+
+    expect(structured(await form)).toMatchObject({
+      status: 'answered',
+      answer: { size: 'M', budget: 40, gift: true },
+      resolvedBy: { kind: 'human', deviceName: 'Desk terminal' },
+    });
+    await waitFor('answer', /Which shirt should I order\?: answered on this device/);
+    // The other device is told which device answered.
+    await expect.poll(() => phoneNotices[0]?.resolvedBy?.deviceName).toBe('Desk terminal');
+
+    const approval = mcp.callTool(
+      {
+        name: 'send_inquiry',
+        arguments: {
+          question: 'May I delete 3 invoices?',
+          kind: 'approval',
+          action: { server: 'billing', tool: 'delete_invoices', arguments: { ids: [1, 2, 3] } },
+        },
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    const shown = await waitFor('answer', /approve\/reject> $/m);
+    expect(shown).toContain('tool:      delete_invoices');
+    expect(shown).toMatch(/"ids": \[\s+1,\s+2,\s+3\s+\]/);
+    await tmux('send-keys', '-t', 'answer', '-l', 'a'); // started typing, then the phone was quicker
+    const pending = onPhone.getSnapshot().inquiries[0];
+    expect(pending?.question).toBe('May I delete 3 invoices?');
+    expect(await onPhone.answer(pending!.inquiryId, 'reject')).toEqual({ ok: true, status: 'answered' });
+    await waitFor('answer', /May I delete 3 invoices\?: answered elsewhere \(on Phone\)/);
+    expect(structured(await approval)).toMatchObject({
+      answer: 'reject',
+      resolvedBy: { kind: 'human', deviceName: 'Phone' },
+    });
+    await waitFor('answer', /No questions waiting[^\n]*\n(.*\n)*> a$/m);
+
+    await tmux('send-keys', '-t', 'answer', 'C-c');
+    const end = await waitFor('answer', /\[exit \d+\]/, 8000);
+    expect(end).toContain('[exit 130]');
+    expect(end).not.toContain('kept the process alive');
+  });
+
+  it('a token the node refuses ends the command at once with exit code 2, saying why', async () => {
+    const agentToken = await node.tokens.sign({ sub: user, role: 'agent' });
+    const run = exec(process.execPath, [BIN, 'answer', '--url', node.url], {
+      env: { PATH: process.env.PATH ?? '', HITL_DEVICE_TOKEN: agentToken },
+      timeout: 10_000,
+    });
+    const failure = await run.then(
+      () => ({ code: 0, stdout: '' }),
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(failure.code).toBe(2);
+    expect(failure.stdout).toMatch(/The server refused this device: forbidden/);
+  });
+});
