@@ -1,6 +1,10 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 
-export type SendProgress = (progress: { progress: number; total?: number; message?: string }) => void;
+export type SendProgress = (progress: {
+  progress: number;
+  total?: number;
+  message?: string;
+}) => Promise<unknown> | void;
 
 /**
  * Re-maps progress onto the agent's own token and keeps it increasing across the two phases of a
@@ -10,6 +14,8 @@ export type SendProgress = (progress: { progress: number; total?: number; messag
 export class ProgressRelay {
   private last = -1;
   private base = 0;
+  /** The notifications still being written, in order; the result must not overtake them. */
+  private sending: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly send: SendProgress) {}
 
@@ -35,6 +41,11 @@ export class ProgressRelay {
   private emit(progress: { progress: number; total?: number; message?: string }): void {
     if (progress.progress <= this.last) return;
     this.last = progress.progress;
-    this.send(progress);
+    this.sending = this.sending.then(() => this.send(progress)).catch(() => undefined);
+  }
+
+  /** Resolves once every notification emitted so far has been handed to the transport. */
+  flush(): Promise<unknown> {
+    return this.sending;
   }
 }

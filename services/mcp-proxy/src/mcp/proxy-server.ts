@@ -135,17 +135,18 @@ async function callTool(
   const relay =
     token === undefined
       ? undefined
-      : new ProgressRelay((progress) => {
-          void extra
-            .sendNotification({
-              method: 'notifications/progress',
-              params: { progressToken: token, ...progress },
-            })
-            .catch(() => undefined);
-        });
-  return session.withSignal(extra, async (signal) => {
+      : new ProgressRelay((progress) =>
+          extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, ...progress },
+          }),
+        );
+  const result = await session.withSignal(extra, async (signal) => {
     const call: GatedCall = { userId: session.userId, params, signal, ...(relay ? { relay } : {}) };
     if (key !== undefined) return runIdempotentCall(deps, { ...call, idempotencyKey: key });
     return runGatedCall(deps, call, await gateFor(deps, params));
   });
+  // Progress written before the result reaches the agent before it (clients drop late progress).
+  await relay?.flush();
+  return result;
 }
