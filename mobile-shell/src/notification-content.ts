@@ -1,0 +1,46 @@
+import type { PendingInquiry } from '@hitl/client';
+
+/** What a local notification for one inquiry says (the fields `LocalNotifications.schedule` takes). */
+export interface InquiryNotification {
+  /** A positive 32-bit integer (Android's limit), the same for the same inquiry on every run. */
+  id: number;
+  title: string;
+  body: string;
+  extra: { inquiryId: string };
+  autoCancel: boolean;
+}
+
+/**
+ * The notification id of an inquiry: FNV-1a of its id folded to 31 bits, so the notification can be
+ * removed later from the id alone (when the inquiry is answered elsewhere).
+ */
+export function notificationId(inquiryId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < inquiryId.length; i++) {
+    hash ^= inquiryId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash & 0x7fffffff || 1;
+}
+
+/** The first line of agent text as plain words for a notification (no markdown, no line breaks). */
+export function preview(text: string, max = 140): string {
+  const line = text
+    .replace(/[#>*_`[\]()!]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The notification raised when an inquiry arrives: who asks, and the question. */
+export function notificationFor(inquiry: PendingInquiry): InquiryNotification {
+  const who = inquiry.asker.name ?? inquiry.asker.tokenSubject;
+  const title = inquiry.kind === 'approval' ? `Approval needed (${who})` : `Question from ${who}`;
+  return {
+    id: notificationId(inquiry.inquiryId),
+    title: inquiry.critical ? `${title} - critical` : title,
+    body: preview(inquiry.question),
+    extra: { inquiryId: inquiry.inquiryId },
+    autoCancel: true,
+  };
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { DeviceClient } from '@hitl/client';
+import type { RunningNode } from '@hitl/inquiry';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { attachNativeShell } from '../src/capacitor.js';
+import { notificationId } from '../src/index.js';
+import { installBrowserGlobals, RecordingNotification, testDocument } from './browser-globals.js';
+import { agent, device, startRealNode, structured, until } from './real-node.js';
+
+// Capacitor's own plugins (`@capacitor/app`, `@capacitor/local-notifications`) in their web
+// implementations: outside a native app, `attachNativeShell` runs on exactly these.
+installBrowserGlobals();
+
+const newUser = () => `u-${randomUUID().slice(0, 8)}`;
+const waitUntil = async (test: () => boolean, ms = 8000) => {
+  const until = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('the shell adapter on Capacitor plugins (web implementations) and a real node', () => {
+  let node: RunningNode;
+  const cleanup: (() => unknown)[] = [];
+  beforeAll(async () => {
+    node = await startRealNode();
+  });
+  beforeEach(() => {
+    RecordingNotification.reset('default');
+    testDocument.hidden = false;
+  });
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+  afterAll(async () => {
+    await node?.close();
+  });
+
+  const attach = (client: DeviceClient, reconnect: () => void = () => undefined, minPauseMs?: number) => {
+    const errors: unknown[] = [];
+    const handle = attachNativeShell({
+      device: client,
+      reconnect,
+      onError: (e) => errors.push(e),
+      ...(minPauseMs !== undefined ? { minPauseMs } : {}),
+    });
+    cleanup.push(() => handle.detach());
+    return { handle, errors };
+  };
+  const open = async (user: string, name: string) => {
+    const client = await device(node, user, name);
+    cleanup.push(() => client.close());
+    await until(client, (s) => s.synced);
+    return client;
+  };
+
+  it('asks for permission once, raises a notification for a new inquiry, and removes it when another device answers', async () => {
+    const user = newUser();
+    const phone = await open(user, 'Phone');
+    const laptop = await open(user, 'Laptop');
+    const { handle, errors } = attach(phone);
+    expect(await handle.permission).toBe('granted');
+    expect(RecordingNotification.requests).toBe(1);
+
+    const mcp = await agent(node, user);
+    cleanup.push(() => mcp.close());
+    const call = mcp.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Which **size** should I order?' },
+    });
+    await waitUntil(() => RecordingNotification.shown.length === 1);
+    const [shown] = RecordingNotification.shown;
+    const inquiryId = (await until(phone, (s) => s.inquiries.length === 1)).inquiries[0]!.inquiryId;
+    expect(shown).toMatchObject({
+      title: 'Question from shop assistant',
+      body: 'Which size should I order?',
+      tag: String(notificationId(inquiryId)),
+      closed: false,
+    });
+
+    expect(await laptop.answer(inquiryId, 'M')).toEqual({ ok: true, status: 'answered' });
+    await waitUntil(() => shown!.closed);
+    expect(structured(await call)).toMatchObject({ answer: 'M', resolvedBy: { deviceName: 'Laptop' } });
+    expect(errors).toEqual([]);
+  });
+
+  it('with notifications denied, asks nothing more and raises nothing', async () => {
+    RecordingNotification.reset('denied');
+    const user = newUser();
+    const phone = await open(user, 'Phone');
+    const { handle } = attach(phone);
+    expect(await handle.permission).toBe('denied');
+    const mcp = await agent(node, user);
+    cleanup.push(() => mcp.close());
+    const call = mcp.callTool({ name: 'send_inquiry', arguments: { question: 'Quietly?' } });
+    const { inquiries } = await until(phone, (s) => s.inquiries.length === 1);
+    expect(await phone.answer(inquiries[0]!.inquiryId, 'yes')).toMatchObject({ ok: true });
+    await call;
+    expect(RecordingNotification.requests).toBe(0);
+    expect(RecordingNotification.shown).toEqual([]);
+  });
+
+  it('coming back after a while in the background opens a fresh connection that re-syncs', async () => {
+    RecordingNotification.reset('granted');
+    const user = newUser();
+    const first = await open(user, 'Phone');
+    let current = first;
+    let reconnects = 0;
+    const reconnect = () => {
+      // What the web app does: drop the old client, make a new one (which syncs on connect).
+      reconnects += 1;
+      current.close();
+      void open(user, 'Phone').then((fresh) => {
+        current = fresh;
+      });
+    };
+    attach(first, reconnect, 200);
+
+    testDocument.setHidden(true);
+    // While the app is away an inquiry arrives.
+    const mcp = await agent(node, user);
+    cleanup.push(() => mcp.close());
+    const call = mcp.callTool({ name: 'send_inquiry', arguments: { question: 'Asked while away' } });
+    await new Promise((r) => setTimeout(r, 300));
+    testDocument.setHidden(false);
+    expect(reconnects).toBe(1);
+    await waitUntil(() => current !== first && current.getSnapshot().inquiries.length === 1);
+    expect(first.getSnapshot().status).toBe('closed');
+    const synced = current.getSnapshot().inquiries[0]!;
+    expect(synced.question).toBe('Asked while away');
+    expect(await current.answer(synced.inquiryId, 'done')).toMatchObject({ ok: true });
+    expect(structured(await call).answer).toBe('done');
+  });
+
+  it('a short trip away with the connection up does not reconnect; after detach nothing happens', async () => {
+    const user = newUser();
+    const phone = await open(user, 'Phone');
+    let reconnects = 0;
+    const { handle } = attach(phone, () => reconnects++, 60_000);
+    await handle.permission;
+    testDocument.setHidden(true);
+    testDocument.setHidden(false);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(reconnects).toBe(0);
+
+    await handle.detach();
+    testDocument.setHidden(true);
+    testDocument.setHidden(false);
+    const mcp = await agent(node, user);
+    cleanup.push(() => mcp.close());
+    const call = mcp.callTool({ name: 'send_inquiry', arguments: { question: 'After detach' } });
+    const { inquiries } = await until(phone, (s) => s.inquiries.length === 1);
+    await phone.answer(inquiries[0]!.inquiryId, 'ok');
+    await call;
+    expect(reconnects).toBe(0);
+    expect(RecordingNotification.shown).toEqual([]);
+  });
+});
