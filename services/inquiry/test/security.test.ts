@@ -90,6 +90,29 @@ describe('doors, tokens and bad input', () => {
     expect((await post(rpc('tools/list'), { ...auth, origin: 'http://[::1]:9999' })).status).toBe(200);
   });
 
+  it('applies the body limit to chunked bodies too (no Content-Length)', async () => {
+    const auth = { authorization: `Bearer ${await t.token('u1', 'agent')}` };
+    const chunked = (payload: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${t.url}/mcp`,
+          { method: 'POST', headers: { ...MCP_HEADERS, ...auth } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        // Two writes without a length: Node sends Transfer-Encoding: chunked.
+        req.write(payload.slice(0, 10));
+        req.end(payload.slice(10));
+      });
+    expect(await chunked(rpc('tools/list'))).toBe(200);
+    const huge = rpc('tools/call', { name: 'send_inquiry', arguments: { question: 'x'.repeat(300_000) } });
+    expect(await chunked(huge)).toBe(413);
+    expect((await t.rest('/healthz')).status).toBe(200);
+  });
+
   it('answers GET and DELETE /mcp with 405', async () => {
     const agent = { authorization: `Bearer ${await t.token('u1', 'agent')}` };
     expect((await fetch(`${t.url}/mcp`, { headers: agent })).status).toBe(405);

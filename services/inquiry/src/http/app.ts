@@ -1,11 +1,11 @@
 import { LIMITS } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
-import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { type McpRouteDeps, mcpRoutes } from '../mcp/mcp-route.js';
 import type { NodeMetrics } from '../metrics.js';
+import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { errorResponse, JSONRPC, jsonRpcError } from './errors.js';
 import { type HostPolicy, hostOriginProblem } from './host-guard.js';
@@ -18,12 +18,6 @@ export interface AppDeps extends RestDeps, McpRouteDeps, DecisionRouteDeps {
   hostPolicy: HostPolicy;
   logger: Logger;
   webRoot?: string;
-}
-
-/** The rest of an oversized body is never read: close the connection so no client reuses it. */
-function tooLarge(c: Context): undefined {
-  c.header('Connection', 'close');
-  return undefined;
 }
 
 const OPEN_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -40,24 +34,16 @@ export function createApp(deps: AppDeps): Hono {
       ? jsonRpcError(c, 403, JSONRPC.serverError, problem, { code: 'forbidden' })
       : errorResponse(c, 'forbidden', problem);
   });
+  const overLimit = `request body over ${LIMITS.bodyBytes} bytes`;
   app.use(
     '/mcp',
-    bodyLimit({
-      maxSize: LIMITS.bodyBytes,
-      onError: (c) =>
-        tooLarge(c) ??
-        jsonRpcError(c, 413, JSONRPC.invalidRequest, `request body over ${LIMITS.bodyBytes} bytes`, {
-          code: 'payload_too_large',
-        }),
-    }),
+    limitBody(LIMITS.bodyBytes, (c) =>
+      jsonRpcError(c, 413, JSONRPC.invalidRequest, overLimit, { code: 'payload_too_large' }),
+    ),
   );
   app.use(
     '/api/*',
-    bodyLimit({
-      maxSize: LIMITS.bodyBytes,
-      onError: (c) =>
-        tooLarge(c) ?? errorResponse(c, 'payload_too_large', `request body over ${LIMITS.bodyBytes} bytes`),
-    }),
+    limitBody(LIMITS.bodyBytes, (c) => errorResponse(c, 'payload_too_large', overLimit)),
   );
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
