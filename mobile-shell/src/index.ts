@@ -11,4 +11,5 @@ export {
   type NotificationsPort,
   type ShellDeps,
   type ShellHandle,
+  shouldReconnect,
 } from './shell-adapter.js';

@@ -1,7 +1,7 @@
 import type { AppPlugin } from '@capacitor/app';
 import type { PermissionState } from '@capacitor/core';
 import type { LocalNotificationsPlugin } from '@capacitor/local-notifications';
-import type { DeviceClient } from '@hitl/client';
+import type { ConnectionStatus, DeviceClient } from '@hitl/client';
 import { notificationFor, notificationId } from './notification-content.js';
 
 /** The part of `@capacitor/local-notifications` the shell uses (native, or its web implementation). */
@@ -34,6 +34,16 @@ export interface ShellHandle {
   readonly permission: Promise<PermissionState>;
   /** Stops listening to the device and the app. */
   detach(): Promise<void>;
+}
+
+/**
+ * Whether coming back to the foreground should open a fresh connection: after `minPauseMs` away (an OS
+ * that suspended the app may leave a socket that looks open but is dead), or whenever it is not up;
+ * never for a token the server refused (a new connection would be refused too).
+ */
+export function shouldReconnect(awayMs: number, status: ConnectionStatus, minPauseMs: number): boolean {
+  if (status === 'rejected') return false;
+  return awayMs >= minPauseMs || status !== 'connected';
 }
 
 /** Permission to notify, asking once when it was never asked (a native app may ask without a click). */
@@ -86,7 +96,7 @@ export function attachShell(deps: ShellDeps): ShellHandle {
   const onResume = () => {
     const away = pausedAt === undefined ? Number.POSITIVE_INFINITY : deps.now() - pausedAt;
     pausedAt = undefined;
-    if (away >= minPauseMs || device.getSnapshot().status !== 'connected') deps.reconnect();
+    if (shouldReconnect(away, device.getSnapshot().status, minPauseMs)) deps.reconnect();
   };
   const handles = Promise.all([app.addListener('pause', onPause), app.addListener('resume', onResume)]);
   handles.catch(report);

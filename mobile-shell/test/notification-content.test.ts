@@ -1,7 +1,7 @@
 import { type PendingInquiry, received } from '@hitl/client';
 import type { DeviceInquiry } from '@hitl/protocol';
 import { describe, expect, it } from 'vitest';
-import { isNativeShell, notificationFor, notificationId } from '../src/index.js';
+import { isNativeShell, notificationFor, notificationId, shouldReconnect } from '../src/index.js';
 
 const NOW = 1_800_000_000_000;
 const inquiry = (overrides: Partial<DeviceInquiry> = {}): PendingInquiry =>
@@ -58,5 +58,14 @@ describe('knowing whether the page runs inside the native shell', () => {
     expect(isNativeShell({ Capacitor: { isNativePlatform: () => false } })).toBe(false);
     expect(isNativeShell({})).toBe(false);
     expect(isNativeShell(undefined)).toBe(false);
+  });
+});
+
+describe('when coming back reconnects', () => {
+  it('after a long enough absence, or with the connection down; never with a refused token', () => {
+    expect(shouldReconnect(5000, 'connected', 3000)).toBe(true);
+    expect(shouldReconnect(1000, 'connected', 3000)).toBe(false);
+    expect(shouldReconnect(1000, 'reconnecting', 3000)).toBe(true);
+    expect(shouldReconnect(60_000, 'rejected', 3000)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { nodeOrigin, tokenFromPaste } from './platform/node-url';
 import { deviceIdentity, loadSession, type Session, saveDeviceName, saveToken, signOut } from './session';
 import { SignIn } from './sign-in';
 import { Terminal } from './terminal/terminal';
@@ -15,7 +16,15 @@ export function App() {
     setSession(null);
   };
 
-  if (!session) return <SignIn onToken={(token) => setSession(saveToken(localStorage, token))} />;
+  // A pasted device link also tells the page (in the native shell: the app) which node to use.
+  const signIn = (value: string) => setSession(saveToken(localStorage, tokenFromPaste(localStorage, value)));
+
+  if (!session) return <SignIn onToken={signIn} />;
+  if (nodeOrigin(localStorage, window.location) === null) {
+    const problem =
+      'Paste the whole device link (it ends in /?token=…) once, so the app knows which server to use.';
+    return <SignIn problem={problem} onToken={signIn} />;
+  }
   const role = session.claims?.role;
   if (role === 'ops') {
     return (
@@ -42,12 +51,5 @@ export function App() {
     role === 'agent'
       ? 'That is an agent token: it asks questions, it does not answer them. Use a device token here.'
       : 'That does not look like a HITL token.';
-  return (
-    <SignIn
-      problem={problem}
-      onToken={(token) => {
-        setSession(saveToken(localStorage, token));
-      }}
-    />
-  );
+  return <SignIn problem={problem} onToken={signIn} />;
 }

@@ -33,6 +33,12 @@ export function notifyNewInquiry(inquiry: PendingInquiry): void {
       notification.close();
     };
   } catch {
-    // Some mobile browsers allow notifications only from a service worker; the page itself still shows it.
+    // Phones allow notifications only through a service worker (web/public/sw.js); the page shows it anyway.
+    void navigator.serviceWorker
+      ?.getRegistration()
+      .then((registration) =>
+        registration?.showNotification(title, { body: preview(inquiry.question), tag: inquiry.inquiryId }),
+      )
+      .catch(() => undefined);
   }
 }

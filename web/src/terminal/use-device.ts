@@ -6,7 +6,8 @@ import {
   type ResolvedNotice,
 } from '@hitl/client';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { notifyNewInquiry } from './notify';
+import { attachPlatform } from '../platform/device-platform';
+import { nodeOrigin } from '../platform/node-url';
 
 /** A card that just ended, kept on screen for a moment to say how. */
 export interface ClosingCard {
@@ -26,17 +27,20 @@ export function useDevice(options: { token: string; deviceName: string; deviceId
   const { token, deviceName, deviceId } = options;
   const [client, setClient] = useState<DeviceClient | null>(null);
   const [closing, setClosing] = useState<ClosingCard[]>([]);
+  // Bumped by the platform to re-create the client (app resume): a fresh connection re-syncs.
+  const [generation, setGeneration] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation re-creates the client on purpose
   useEffect(() => {
     const device = createDeviceClient({
-      url: window.location.origin,
+      url: nodeOrigin(localStorage, window.location) ?? window.location.origin,
       token,
       deviceName,
       deviceId,
       autoConnect: false,
     });
     const timers = new Set<number>();
-    device.on('new', notifyNewInquiry);
+    const detachPlatform = attachPlatform(device, { reconnect: () => setGeneration((g) => g + 1) });
     device.on('resolved', (notice) => {
       const { inquiry } = notice;
       if (!inquiry) return;
@@ -51,11 +55,12 @@ export function useDevice(options: { token: string; deviceName: string; deviceId
     setClient(device);
     device.connect();
     return () => {
+      detachPlatform();
       for (const timer of timers) window.clearTimeout(timer);
       device.close();
       setClosing([]);
     };
-  }, [token, deviceName, deviceId]);
+  }, [token, deviceName, deviceId, generation]);
 
   const snapshot = useSyncExternalStore(client?.subscribe ?? noSubscription, client?.getSnapshot ?? offline);
   return { client, snapshot, closing };

@@ -48,6 +48,16 @@ export function webRoutes(webRoot: string | undefined): Hono {
     c.header('X-Content-Type-Options', 'nosniff');
   });
   app.use('/assets/*', serveStatic({ root: relative(process.cwd(), webRoot) }));
+  // PWA files (docs/DEVICES.md): the service worker must be served from the root to control the page;
+  // it and the manifest are revalidated on every load, so a new build reaches installed apps.
+  for (const path of ['/sw.js', '/manifest.webmanifest', '/icons/*']) {
+    app.use(path, async (c, next) => {
+      await next();
+      if (c.res.ok) c.header('Cache-Control', path === '/icons/*' ? 'public, max-age=86400' : 'no-cache');
+      c.header('X-Content-Type-Options', 'nosniff');
+    });
+    app.use(path, serveStatic({ root: relative(process.cwd(), webRoot) }));
+  }
   app.get('/', async (c) => {
     pageHeaders(c);
     return c.html(await readFile(index, 'utf8'));
