@@ -1,6 +1,7 @@
 import { createLocalDecider, openAiChatModel, startDecisionServer } from '@hitl/decision-agent';
-import { ConfigError, createLogger, loadConfig, loadOrCreateSecret } from '@hitl/inquiry';
+import { createLogger, loadOrCreateSecret } from '@hitl/inquiry';
 import type { Command } from 'commander';
+import { loadConfigOrExit } from '../config-or-exit.js';
 
 /**
  * `hitl decide`: the fallback decision agent as its own HTTP service, for nodes started with
@@ -14,16 +15,7 @@ export function registerDecide(program: Command): void {
       'Start the fallback decision agent as an HTTP service (point HITL_DECISION_URL at it); configured by environment',
     )
     .action(async () => {
-      let config: ReturnType<typeof loadConfig>;
-      try {
-        config = loadConfig(process.env);
-      } catch (error) {
-        if (error instanceof ConfigError) {
-          process.stderr.write(`hitl decide: ${error.message}\n`);
-          process.exit(2);
-        }
-        throw error;
-      }
+      const config = loadConfigOrExit('decide');
       const { secret } = await loadOrCreateSecret(config.secret, config.stateDir);
       const logger = createLogger(config.logLevel, config.nodeId ?? `decide-${process.pid}`);
       const model = config.llm ? openAiChatModel(config.llm) : undefined;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, type RunningNode, startNode } from '@hitl/inquiry';
+import { type RunningNode, startNode } from '@hitl/inquiry';
 import type { Command } from 'commander';
+import { loadConfigOrExit } from '../config-or-exit.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
@@ -10,16 +11,7 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('Start an inquiry node (HTTP + MCP + Socket.IO on one port); configured by environment')
     .action(async () => {
-      let config: ReturnType<typeof loadConfig>;
-      try {
-        config = loadConfig(process.env);
-      } catch (error) {
-        if (error instanceof ConfigError) {
-          process.stderr.write(`hitl serve: ${error.message}\n`);
-          process.exit(2);
-        }
-        throw error;
-      }
+      const config = loadConfigOrExit('serve');
       const node = await startNode(config, { webRoot: WEB_ROOT });
       if (!config.secret && !config.redisUrl && !config.redisClusterNodes) await printWelcome(node);
       stopOnSignals(node);
