@@ -28,8 +28,11 @@ function connectedWith(inquiries: PendingInquiry[]): Update {
 
 describe('the terminal session', () => {
   it('says it is waiting, then opens a question the moment it arrives, with the time left', () => {
-    const empty = connectedWith([]);
-    expect(empty.print).toEqual([
+    const unsynced = onSnapshot(initialSession, { status: 'connected', synced: false, inquiries: [] }, NOW);
+    expect(unsynced.print).toEqual(['Connected.']);
+    const empty = onSnapshot(unsynced.state, snapshot([]), NOW);
+    expect(empty.print).toEqual(['No questions waiting. New ones appear here (Ctrl-C to quit).']);
+    expect(connectedWith([]).print).toEqual([
       'Connected.',
       'No questions waiting. New ones appear here (Ctrl-C to quit).',
     ]);

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -183,5 +183,40 @@ describe('hitl answer in a real terminal (tmux)', () => {
     );
     expect(failure.code).toBe(2);
     expect(failure.stdout).toMatch(/The server refused this device: forbidden/);
+  });
+
+  it('without a terminal, piped lines answer the waiting questions in order, then it exits 0', async () => {
+    const mcp = await agent();
+    const ask = (args: Record<string, unknown>) =>
+      mcp.callTool({ name: 'send_inquiry', arguments: args }, undefined, { timeout: 60_000 });
+    const colour = ask({ question: 'Which colour?', options: ['Red', 'Blue'] });
+    const onPhone = await phone();
+    await expect.poll(() => onPhone.getSnapshot().inquiries.length).toBe(1);
+    const name = ask({ question: 'Your name?' });
+    await expect.poll(() => onPhone.getSnapshot().inquiries.length).toBe(2);
+
+    const child = spawn(process.execPath, [BIN, 'answer', '--url', node.url, '--name', 'Script'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HITL_DEVICE_TOKEN: await node.tokens.sign({ sub: user, role: 'device' }),
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // Written at once, before the device has even connected: each line waits for its question.
+    child.stdin.end('2\nAda Lovelace\n');
+
+    expect(structured(await colour)).toMatchObject({ answer: 'Blue', resolvedBy: { deviceName: 'Script' } });
+    expect(structured(await name)).toMatchObject({
+      answer: 'Ada Lovelace',
+      resolvedBy: { deviceName: 'Script' },
+    });
+    expect(await exited).toBe(0);
+    expect(output).toContain('Which colour?: answered on this device');
+    expect(output).toContain('Your name?: answered on this device');
   });
 });

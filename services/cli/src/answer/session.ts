@@ -97,7 +97,9 @@ export function onSnapshot(state: SessionState, snapshot: DeviceSnapshot, now: n
     seen.add(inquiry.inquiryId);
     if (state.draft) print.push(`+ New: ${preview(inquiry.question)} (/list)`);
   }
-  return offerNext(none({ ...state, pending, seen, status: snapshot.status }, print), now);
+  const next = none({ ...state, pending, seen, status: snapshot.status }, print);
+  // Before the first sync of a connection the list may be stale: offer nothing yet.
+  return snapshot.synced ? offerNext(next, now) : next;
 }
 
 /** An inquiry ended (here or elsewhere): say how; if it was open, move on to the next. */

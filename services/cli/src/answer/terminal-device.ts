@@ -48,6 +48,12 @@ export function runTerminalDevice(
   const rl = createInterface({ input: io.input, output, terminal: io.isTTY, prompt: '> ' });
   let state: SessionState = initialSession;
   let quitting = false;
+  // Typed lines wait until the first sync and while an answer is on its way, so input that arrives
+  // early (a fast typist, or lines piped in) lands on the question it was meant for.
+  const typed: string[] = [];
+  let synced = false;
+  let inputEnded = false;
+  let draining = false;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
@@ -71,7 +77,18 @@ export function runTerminalDevice(
     state = update.state;
     print(update.print);
     for (const effect of update.effects) run(effect);
+    drain();
     refreshPrompt();
+  };
+  const drain = () => {
+    if (draining) return;
+    draining = true;
+    while (!quitting && synced && !state.sending && typed.length > 0) {
+      apply(onLine(state, typed.shift() ?? '', deps.now()));
+    }
+    draining = false;
+    // End of input (Ctrl-D, or the end of piped lines) once everything typed was handled.
+    if (inputEnded && synced && !state.sending && typed.length === 0) quit(0);
   };
   const run = (effect: Effect) => {
     if (effect.type === 'quit') return quit(effect.code);
@@ -98,12 +115,22 @@ export function runTerminalDevice(
     finish(code);
   };
 
-  rl.on('line', (line) => apply(onLine(state, line, deps.now())));
+  rl.on('line', (line) => {
+    typed.push(line);
+    drain();
+  });
   rl.on('SIGINT', onSigint);
-  rl.on('close', () => quit(0));
+  rl.on('close', () => {
+    inputEnded = true;
+    drain();
+  });
   deps.signals.on('SIGINT', onSigint);
   deps.signals.on('SIGTERM', onSigterm);
-  device.subscribe(() => apply(onSnapshot(state, device.getSnapshot(), deps.now())));
+  device.subscribe(() => {
+    const snapshot = device.getSnapshot();
+    synced ||= snapshot.synced;
+    apply(onSnapshot(state, snapshot, deps.now()));
+  });
   device.on('resolved', (notice) => apply(onResolved(state, notice, deps.now())));
 
   print([`${options.deviceName}: connecting to ${options.url} ... (/help for commands, Ctrl-C to quit)`]);
