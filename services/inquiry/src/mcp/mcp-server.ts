@@ -162,36 +162,28 @@ async function hold(
   extra: Extra,
   deadline: number,
 ): Promise<CallToolResult> {
+  const { inquiryId } = inquiry;
   if (inquiry.status !== 'pending') return toolResult(inquiry, ctx.clock.now());
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
-  const call = ctx.heldCalls.hold(key, inquiry.inquiryId);
+  ctx.heldCalls.hold(key, inquiryId);
   try {
     // A cancel for this call may reach another node: let it find the inquiry through the store.
     // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
     const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
-    ctx.store.rememberCall(key, inquiry.inquiryId, ttl).catch(() => undefined);
-    const signal = AbortSignal.any([extra.signal, call.controller.signal]);
-    const latest = await waitThroughOutages(ctx, inquiry.inquiryId, signal, deadline);
-    return toolResult(latest ?? inquiry, ctx.clock.now());
-  } finally {
-    ctx.heldCalls.release(key, call);
-  }
-}
-
-/** Waits for the inquiry; a store outage (Redis restarting) pauses the wait instead of failing the call. */
-async function waitThroughOutages(
-  ctx: McpContext,
-  inquiryId: string,
-  signal: AbortSignal,
-  deadline: number,
-): Promise<Inquiry | null> {
-  for (;;) {
-    try {
-      return await ctx.service.wait(inquiryId, signal, deadline);
-    } catch (error) {
-      if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, OUTAGE_PAUSE_MS));
+    ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
+    const signal = AbortSignal.any([extra.signal, ctx.heldCalls.drainSignal]);
+    for (;;) {
+      try {
+        const latest = await ctx.service.wait(inquiryId, signal, deadline);
+        return toolResult(latest ?? inquiry, ctx.clock.now());
+      } catch (error) {
+        // A store outage (Redis restarting) pauses the wait instead of failing the call.
+        if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, OUTAGE_PAUSE_MS));
+      }
     }
+  } finally {
+    ctx.heldCalls.release(key, inquiryId);
   }
 }
 
