@@ -13,6 +13,7 @@ const TASKS: Record<string, () => Promise<Task>> = {
   capacity: async () => (await import('../load/capacity.js')).capacityLoad as Task,
   races: async () => (await import('../load/races.js')).racesLoad as Task,
   probe: async () => (await import('../load/probe.js')).probe as Task,
+  'variant-server': async () => (await import('../load/variant-server.js')).variantServer as Task,
 };
 
 const send = (message: FromWorker) =>

@@ -65,7 +65,7 @@ export async function capacityLoad(p: CapacityParams, ctx: TaskContext): Promise
     const done = sendInquiry(
       clients[n % p.users] as Client,
       { question },
-      { onprogress: () => progressed.resolve() },
+      { onprogress: () => progressed.resolve(), timeoutMs: 3_600_000 },
     ).then(
       (result) => ({ at: now(), result }),
       (error: unknown) => {
@@ -77,7 +77,7 @@ export async function capacityLoad(p: CapacityParams, ctx: TaskContext): Promise
     const call: Held = { n, question, done };
     byQuestion.set(question, call);
     calls.push(call);
-    await within(progressed.promise, 120_000, `first progress of ${question}`);
+    await within(progressed.promise, 600_000, `first progress of ${question}`);
   });
   const parkMs = now() - parkStart;
   await until(

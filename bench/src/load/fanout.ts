@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { InquiryResult } from '@hitl/protocol';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { encodeHist, newHist, recordMs } from '../core/hist.js';
@@ -25,6 +26,8 @@ export interface FanoutResult {
   all: string;
   /** send_inquiry sent → the first device has it. */
   first: string;
+  /** The node accepted the call (the inquiry's `createdAt`, node clock) → the last device has it. */
+  accepted: string;
   inquiries: number;
   delivered: number;
   expected: number;
@@ -59,7 +62,8 @@ export async function fanoutLoad(p: FanoutParams, ctx: TaskContext): Promise<Fan
   let delivered = 0;
   let resolvedSeen = 0;
 
-  const arrived = (u: number, k: number, question: string, inquiryId: string) => {
+  const accepted = newHist();
+  const arrived = (u: number, k: number, question: string, inquiryId: string, createdAt: number) => {
     const entry = entries.get(question);
     if (!entry) return;
     if (entry.arrivals[k] !== undefined) return faults.add('duplicate_new', `${question} device ${k}`);
@@ -71,6 +75,8 @@ export async function fanoutLoad(p: FanoutParams, ctx: TaskContext): Promise<Fan
     const times = entry.arrivals as number[];
     recordMs(all, Math.max(...times) - entry.t0);
     recordMs(first, Math.min(...times) - entry.t0);
+    // Same machine, same wall clock: the node stamped createdAt (whole ms) when it accepted the call.
+    recordMs(accepted, performance.timeOrigin + Math.max(...times) - createdAt);
     ((devices[u] as BenchDevice[])[0] as BenchDevice)
       .answer(inquiryId, `a:${question}`)
       .then((ack) => ack.ok || faults.add('answer_rejected', question))
@@ -84,7 +90,7 @@ export async function fanoutLoad(p: FanoutParams, ctx: TaskContext): Promise<Fan
     devices[u] = await Promise.all(
       Array.from({ length: p.devicesPerUser }, (_, k) =>
         openDevice(node(g + k), deviceToken, `d${k}`, {
-          onNew: (inquiry) => arrived(u, k, inquiry.question, inquiry.inquiryId),
+          onNew: (inquiry) => arrived(u, k, inquiry.question, inquiry.inquiryId, inquiry.createdAt),
           onResolved: (event) => {
             const entry = byId.get(event.inquiryId);
             if (!entry || entry.user !== u) return;
@@ -145,6 +151,7 @@ export async function fanoutLoad(p: FanoutParams, ctx: TaskContext): Promise<Fan
   return {
     all: encodeHist(all),
     first: encodeHist(first),
+    accepted: encodeHist(accepted),
     inquiries: total,
     delivered,
     expected,

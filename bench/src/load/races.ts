@@ -1,5 +1,6 @@
 import type { Inquiry, Resolution } from '@hitl/protocol';
 import { type InquiryStore, newInquiryId, RedisInquiryStore, type ResolveResult } from '@hitl/store';
+import { Redis } from 'ioredis';
 import { encodeHist, newHist, recordMs } from '../core/hist.js';
 import type { TaskContext } from '../env/worker-protocol.js';
 import { Faults, now, pool, sleep, until, within } from './util.js';
@@ -10,6 +11,8 @@ export interface RacesParams {
   prefix: string;
   count: number;
   concurrency: number;
+  /** Give each store its own ioredis client with auto-pipelining on (an experiment; off by default). */
+  autoPipelining?: boolean;
 }
 
 export interface RacesResult {
@@ -75,9 +78,13 @@ const sameEnding = (a: Inquiry, b: Inquiry) =>
 export async function racesLoad(p: RacesParams, _ctx: TaskContext): Promise<RacesResult> {
   const faults = new Faults();
   const hist = newHist();
+  const clients = p.autoPipelining
+    ? Array.from({ length: STORES }, () => new Redis(p.redisUrl, { enableAutoPipelining: true }))
+    : [];
   const stores: InquiryStore[] = Array.from(
     { length: STORES },
-    () => new RedisInquiryStore({ redis: p.redisUrl, prefix: p.prefix, retentionMs: 60_000 }),
+    (_, k) =>
+      new RedisInquiryStore({ redis: clients[k] ?? p.redisUrl, prefix: p.prefix, retentionMs: 60_000 }),
   );
   const events = stores.map(() => new Map<string, number>());
   for (const [k, store] of stores.entries()) {
@@ -134,6 +141,7 @@ export async function racesLoad(p: RacesParams, _ctx: TaskContext): Promise<Race
   for (const seen of events)
     for (const [id, n] of seen) if (n !== 1) faults.add('event_count', `${id} heard ${n} times`);
   await Promise.all(stores.map((s) => s.close()));
+  for (const client of clients) client.disconnect();
   return {
     hist: encodeHist(hist),
     inquiries: ids.length,

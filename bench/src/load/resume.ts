@@ -22,6 +22,8 @@ export interface ResumeParams {
 
 export interface ResumeResult {
   hist: string;
+  /** Answer emitted → the device's ack (the answer is stored and has won). */
+  ackHist: string;
   measured: number;
   completed: number;
   faults: Record<string, number>;
@@ -83,11 +85,17 @@ export async function resumeLoad(p: ResumeParams, ctx: TaskContext): Promise<Res
     if (result.inquiryId !== call.inquiryId) faults.add('wrong_inquiry', call.question);
     if (!(await ackOk)) faults.add('answer_rejected', call.question);
   };
-  const answer = (call: Call) =>
-    (devices[call.n % p.users] as BenchDevice)
+  const ackHist = newHist();
+  const answer = (call: Call, timed = false) => {
+    const t0 = now();
+    return (devices[call.n % p.users] as BenchDevice)
       .answer(call.inquiryId as string, `a${call.n}`)
-      .then((ack) => ack.ok)
+      .then((ack) => {
+        if (timed) recordMs(ackHist, now() - t0);
+        return ack.ok;
+      })
       .catch(() => false);
+  };
 
   const queue: Call[] = [];
   let next = 0;
@@ -105,7 +113,7 @@ export async function resumeLoad(p: ResumeParams, ctx: TaskContext): Promise<Res
     const call = queue.shift() as Call;
     await until(() => call.inquiryId !== undefined, 10_000, `push of ${call.question}`, 1);
     const t0 = now();
-    const ack = answer(call);
+    const ack = answer(call, i >= p.warmup);
     const { at } = await within(call.done, 10_000, `result of ${call.question}`);
     if (i >= p.warmup) recordMs(hist, at - t0);
     queue.push(open(next++));
@@ -118,6 +126,7 @@ export async function resumeLoad(p: ResumeParams, ctx: TaskContext): Promise<Res
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   return {
     hist: encodeHist(hist),
+    ackHist: encodeHist(ackHist),
     measured: hist.totalCount,
     completed,
     faults: faults.counts,

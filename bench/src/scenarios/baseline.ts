@@ -18,7 +18,7 @@ export async function baseline(ctx: ScenarioContext): Promise<Fields> {
   const params: BaselineParams = {
     redisUrl: redis.url,
     url,
-    samples: param(ctx, 'samples', { quick: 1000, full: 20_000 }),
+    samples: param(ctx, 'samples', { quick: 600, full: 20_000 }),
     warmup: param(ctx, 'warmup', { quick: 200, full: 1000 }),
     open: param(ctx, 'open', { quick: 200, full: 1000 }),
   };

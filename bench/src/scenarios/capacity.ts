@@ -5,7 +5,7 @@ import { startRedisServer } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
 import { mergeHists, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
-import { openFileLimit, rssBytes } from '../env/limits.js';
+import { cpuSeconds, openFileLimit, rssBytes } from '../env/limits.js';
 import { BENCH_SECRET, type NodeHandle, startNode } from '../env/nodes.js';
 import { inspectFlag, startProbe } from '../env/probe-handle.js';
 import { allNext, startWorker, type WorkerHandle } from '../env/workers.js';
@@ -22,13 +22,17 @@ const MB = 1024 * 1024;
 /**
  * Capacity: how many suspended send_inquiry calls ONE node holds, and what each costs in RSS
  * above idle (VmRSS from /proc after a full GC forced through the inspector, and before it).
- * `--set snapshot=1` also writes heap snapshots at idle and when parked (use a small `held`).
+ * `--set snapshot=1` also writes heap snapshots at idle and when parked (use a small `held`; the
+ * snapshots themselves inflate the RSS figures of that run). Heartbeats every 60 s by default
+ * (`--set heartbeatMs=`): the memory per call is the same at any period, and 10 s heartbeats to
+ * 20k calls starve a shared 2-core box of the CPU needed to park them at all.
  */
 export async function capacity(ctx: ScenarioContext): Promise<Fields> {
-  const target = param(ctx, 'held', { quick: 600, full: GOAL.held });
+  const target = param(ctx, 'held', { quick: 500, full: GOAL.held });
   const workers = param(ctx, 'workers', { quick: 1, full: 2 });
   const users = param(ctx, 'users', { quick: 10, full: 20 });
   const warmCalls = param(ctx, 'warm', { quick: 100, full: 500 });
+  const heartbeatMs = param(ctx, 'heartbeatMs', { quick: 60_000, full: 60_000 });
   const fdLimit = openFileLimit() ?? Number.POSITIVE_INFINITY;
   const held = Math.min(target, fdLimit - FD_HEADROOM - users * workers);
   if (held < target)
@@ -36,7 +40,11 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   const redis = await startRedisServer();
   ctx.cleanup.add(() => redis.stop());
   const inspect = await inspectFlag();
-  const node = await startNode(0, { redisUrl: redis.url, execArgv: [inspect.flag] });
+  const node = await startNode(0, {
+    redisUrl: redis.url,
+    execArgv: [inspect.flag],
+    env: { HITL_HEARTBEAT_MS: String(heartbeatMs) },
+  });
   ctx.cleanup.add(() => node.stop());
   const probe = startProbe(inspect.port);
   ctx.cleanup.add(() => probe.stop());
@@ -71,6 +79,10 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   const rssNoGc = rssBytes(node.pid);
   const full = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
   const fds = readdirSync(`/proc/${node.pid}/fd`).length;
+  // What holding costs in CPU with nothing happening: heartbeats and the SDK's SSE keep-alives.
+  const cpuBefore = cpuSeconds(node.pid);
+  await sleep(10_000);
+  const parkedCpu = (cpuSeconds(node.pid) - cpuBefore) / 10;
   if (snapshot) await ask({ op: 'snapshot', file: `${snapshot}-parked.heapsnapshot` });
   ctx.log(
     `parked: RSS ${(full.rss / MB).toFixed(1)} MB (${(rssNoGc / MB).toFixed(1)} MB before GC), ${fds} fds`,
@@ -90,6 +102,7 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
     held_target: target,
     held: heldGauge,
     fd_limit: Number.isFinite(fdLimit) ? fdLimit : -1,
+    capped_by_fd_limit: held < target,
     node_fds: fds,
     rss_idle_mb: idle.rss / MB,
     rss_parked_mb: full.rss / MB,
@@ -98,6 +111,8 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
     heap_per_call_kb: per(full.heapUsed, idle.heapUsed),
     external_per_call_kb: per(full.external, idle.external),
     redis_per_inquiry_kb: per(full.redisUsed, idle.redisUsed),
+    heartbeat_s: heartbeatMs / 1000,
+    parked_cpu_util: parkedCpu,
     heap_after_release_mb: after.heapUsed / MB,
     heap_idle_mb: idle.heapUsed / MB,
     park_per_s: held / (Math.max(...parked.map((p) => p.parkMs)) / 1000),

@@ -24,6 +24,7 @@ export async function races(ctx: ScenarioContext): Promise<Fields> {
       prefix: `bench:races:w${w}:`,
       count: Math.min(share, count - w * share),
       concurrency,
+      autoPipelining: ctx.overrides.autoPipelining === 1,
     };
     const worker = startWorker<RacesResult>('races', params);
     ctx.cleanup.add(() => worker.kill());
@@ -39,6 +40,7 @@ export async function races(ctx: ScenarioContext): Promise<Fields> {
   const seconds = Math.max(...results.map((r) => r.elapsedMs)) / 1000;
   const correct = faults.faults === 0 && inquiries === count && released === 2 * count;
   return {
+    auto_pipelining: ctx.overrides.autoPipelining === 1,
     inquiries,
     racers: inquiries * 5,
     per_s: inquiries / seconds,

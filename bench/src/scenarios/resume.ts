@@ -27,7 +27,7 @@ export function resume(cross: boolean) {
       answerUrl: (cross ? nodes[1]?.url : callNode) as string,
       users: param(ctx, 'users', { quick: 50, full: 100 }),
       open: param(ctx, 'open', { quick: 300, full: 1000 }),
-      samples: param(ctx, 'samples', { quick: 600, full: 10_000 }),
+      samples: param(ctx, 'samples', { quick: 400, full: 10_000 }),
       warmup: param(ctx, 'warmup', { quick: 100, full: 1000 }),
       tag: cross ? 'cross' : 'same',
     };
@@ -38,6 +38,7 @@ export function resume(cross: boolean) {
     ctx.log(`${params.tag}: ${params.open} calls suspended; timing answers`);
     const result = await load.result;
     const latency = summarize(mergeHists([result.hist]));
+    const ack = summarize(mergeHists([result.ackHist]));
     const faults = faultFields(result.faults);
     const floorP50 = Number(cross ? floor.redis_p50_ms : floor.hono_p50_ms);
     const floorP99 = Number(cross ? floor.redis_p99_ms : floor.hono_p99_ms);
@@ -47,6 +48,8 @@ export function resume(cross: boolean) {
     return {
       open: params.open,
       ...latency,
+      ack_p50_ms: ack.p50_ms,
+      ack_p99_ms: ack.p99_ms,
       completed: result.completed,
       floor: cross ? 'redis' : 'hono',
       floor_p50_ms: floorP50,

@@ -7,12 +7,14 @@ import type { Fields } from '../core/summary.js';
 import { cpuSeconds, cpuTimes } from '../env/limits.js';
 import { BENCH_SECRET, startNode } from '../env/nodes.js';
 import { inspectFlag, startProbe } from '../env/probe-handle.js';
+import { commandCounts, perUnit } from '../env/redis-stats.js';
 import { allNext, startWorker } from '../env/workers.js';
 import type { ThroughputParams, ThroughputResult } from '../load/throughput.js';
 import { sleep } from '../load/util.js';
 import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
 
 const GOAL_PER_S = 1500;
+const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /**
  * Full cycles per second with 2 nodes and the clients in separate load-generator processes; the
@@ -23,7 +25,7 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   const workers = param(ctx, 'workers', { quick: 2, full: 2 });
   const concurrency = param(ctx, 'concurrency', { quick: 16, full: 64 });
   const warmupMs = param(ctx, 'warmupMs', { quick: 1000, full: 5000 });
-  const durationMs = param(ctx, 'durationMs', { quick: 4000, full: 20_000 });
+  const durationMs = param(ctx, 'durationMs', { quick: 3000, full: 20_000 });
   const profileDir = ctx.overrides.cpuprof ? mkdtempSync(join(tmpdir(), 'hitl-bench-cpuprof-')) : undefined;
   const redis = await startRedisServer();
   ctx.cleanup.add(() => redis.stop());
@@ -56,11 +58,14 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   await sleep(warmupMs);
   const pids = [...nodes.map((n) => n.pid), ...load.map((w) => w.pid)];
   await Promise.all(probes.map((p) => p.ask({ op: 'profile-start' })));
+  const redisBefore = await commandCounts(redis.url);
   const cpuBefore = pids.map(cpuSeconds);
   const sysBefore = nodes.map((n) => cpuTimes(n.pid).system);
   await sleep(durationMs);
   const cpuAfter = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] as number));
   const nodeSys = nodes.reduce((a, n, i) => a + cpuTimes(n.pid).system - (sysBefore[i] as number), 0);
+  const redisAfter = await commandCounts(redis.url);
+
   await Promise.all(
     probes.map((p, i) =>
       p.ask({ op: 'profile-stop', file: join(profileDir as string, `node-${i}.cpuprofile`) }),
@@ -85,6 +90,8 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
     load_cpu_ms_per_cycle: (1000 * loadCpu) / Math.max(1, completed),
     node_cpu_util: nodeCpu / (durationMs / 1000),
     node_cpu_sys_share: nodeSys / Math.max(0.01, nodeCpu),
+    redis_cmds_per_cycle: (sum(redisAfter) - sum(redisBefore)) / Math.max(1, completed),
+    redis_cmds: perUnit(redisBefore, redisAfter, completed),
     ...faults,
     ok: faults.faults === 0 && completed > 0,
     goal: perSecond >= GOAL_PER_S && faults.faults === 0 ? 'met' : 'missed',
