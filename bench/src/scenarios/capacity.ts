@@ -30,9 +30,11 @@ const MB = 1024 * 1024;
 export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   const target = param(ctx, 'held', { quick: 500, full: GOAL.held });
   const workers = param(ctx, 'workers', { quick: 1, full: 2 });
-  const users = param(ctx, 'users', { quick: 10, full: 20 });
-  const warmCalls = param(ctx, 'warm', { quick: 100, full: 500 });
+  const users = param(ctx, 'users', { quick: 5, full: 20 });
+  const warmCalls = param(ctx, 'warm', { quick: 50, full: 500 });
   const heartbeatMs = param(ctx, 'heartbeatMs', { quick: 60_000, full: 60_000 });
+  const settleMs = param(ctx, 'settleMs', { quick: 500, full: 2000 });
+  const cpuWindowMs = param(ctx, 'cpuWindowMs', { quick: 2000, full: 10_000 });
   const fdLimit = openFileLimit() ?? Number.POSITIVE_INFINITY;
   const held = Math.min(target, fdLimit - FD_HEADROOM - users * workers);
   if (held < target)
@@ -75,14 +77,14 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   await waitForGauge(node.url, held, (n) => {
     heldGauge = n;
   });
-  await sleep(2000);
+  await sleep(settleMs);
   const rssNoGc = rssBytes(node.pid);
   const full = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
   const fds = readdirSync(`/proc/${node.pid}/fd`).length;
   // What holding costs in CPU with nothing happening: heartbeats and the SDK's SSE keep-alives.
   const cpuBefore = cpuSeconds(node.pid);
-  await sleep(10_000);
-  const parkedCpu = (cpuSeconds(node.pid) - cpuBefore) / 10;
+  await sleep(cpuWindowMs);
+  const parkedCpu = (cpuSeconds(node.pid) - cpuBefore) / (cpuWindowMs / 1000);
   if (snapshot) await ask({ op: 'snapshot', file: `${snapshot}-parked.heapsnapshot` });
   ctx.log(
     `parked: RSS ${(full.rss / MB).toFixed(1)} MB (${(rssNoGc / MB).toFixed(1)} MB before GC), ${fds} fds`,

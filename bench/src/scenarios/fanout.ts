@@ -16,9 +16,9 @@ const WORKERS = 2;
  * the client sent send_inquiry (creation included).
  */
 export async function fanout(ctx: ScenarioContext): Promise<Fields> {
-  const users = param(ctx, 'users', { quick: 150, full: 3000 });
+  const users = param(ctx, 'users', { quick: 100, full: 3000 });
   const rounds = param(ctx, 'rounds', { quick: 2, full: 1 });
-  const rate = param(ctx, 'rate', { quick: 50, full: 50 });
+  const rate = param(ctx, 'rate', { quick: 100, full: 50 });
   const devicesPerUser = param(ctx, 'devices', { quick: 3, full: 3 });
   const redis = await startRedisServer();
   ctx.cleanup.add(() => redis.stop());

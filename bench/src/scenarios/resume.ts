@@ -25,7 +25,7 @@ export function resume(cross: boolean) {
       secret: BENCH_SECRET,
       callUrl: callNode,
       answerUrl: (cross ? nodes[1]?.url : callNode) as string,
-      users: param(ctx, 'users', { quick: 50, full: 100 }),
+      users: param(ctx, 'users', { quick: 20, full: 100 }),
       open: param(ctx, 'open', { quick: 300, full: 1000 }),
       samples: param(ctx, 'samples', { quick: 400, full: 10_000 }),
       warmup: param(ctx, 'warmup', { quick: 100, full: 1000 }),
