@@ -92,7 +92,8 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   for (const worker of load) worker.signal('answer');
   const results = await Promise.all(load.map((w) => w.result));
   const after = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
-  if (snapshot) ctx.log(`heap snapshots: ${snapshot}-idle.heapsnapshot, ${snapshot}-parked.heapsnapshot`);
+  if (snapshot) await ask({ op: 'snapshot', file: `${snapshot}-released.heapsnapshot` });
+  if (snapshot) ctx.log(`heap snapshots: ${snapshot}-{idle,parked,released}.heapsnapshot`);
 
   const per = (a: number, b: number) => (a - b) / held / KB;
   const answered = results.reduce((a, r) => a + r.answered, 0);

@@ -1,7 +1,8 @@
 import { startRedisServer } from '@hitl/store/testing';
 import { mergeHists, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
-import { BENCH_SECRET, startNodes } from '../env/nodes.js';
+import { BENCH_SECRET } from '../env/nodes.js';
+import { startProfiledNodes } from '../env/probe-handle.js';
 import { startWorker } from '../env/workers.js';
 import type { ResumeParams, ResumeResult } from '../load/resume.js';
 import { baseline } from './baseline.js';
@@ -12,14 +13,20 @@ const GOAL = { p50: 2, p99: 10, crossRatio: 3 };
 /**
  * Answer → resume: a device's answer emit → the SDK client's tool result, one answer in flight,
  * while `open` calls stay suspended. `cross`: the call is held by node A, the device is on node B.
+ * `--set cpuprof=1` writes CPU profiles of the nodes over the timed phase.
  */
 export function resume(cross: boolean) {
   return async (ctx: ScenarioContext): Promise<Fields> => {
     const floor = ctx.baseline ?? (await ownBaseline(ctx));
     const redis = await startRedisServer();
     ctx.cleanup.add(() => redis.stop());
-    const nodes = await startNodes(cross ? 2 : 1, { redisUrl: redis.url });
-    for (const node of nodes) ctx.cleanup.add(() => node.stop());
+    const profiled = await startProfiledNodes(
+      cross ? 2 : 1,
+      redis.url,
+      ctx.overrides.cpuprof === 1,
+      ctx.cleanup,
+    );
+    const { nodes } = profiled;
     const callNode = nodes[0]?.url as string;
     const params: ResumeParams = {
       secret: BENCH_SECRET,
@@ -36,7 +43,10 @@ export function resume(cross: boolean) {
     ctx.cleanup.add(() => load.kill());
     await load.next('parked');
     ctx.log(`${params.tag}: ${params.open} calls suspended; timing answers`);
+    await profiled.start();
     const result = await load.result;
+    const profileDir = await profiled.stop();
+    if (profileDir) ctx.log(`CPU profiles of the node(s) while answers were timed: ${profileDir}`);
     const latency = summarize(mergeHists([result.hist]));
     const ack = summarize(mergeHists([result.ackHist]));
     const faults = faultFields(result.faults);

@@ -1,12 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startRedisServer } from '@hitl/store/testing';
 import { mergeHists, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
 import { cpuSeconds, cpuTimes } from '../env/limits.js';
-import { BENCH_SECRET, startNode } from '../env/nodes.js';
-import { inspectFlag, startProbe } from '../env/probe-handle.js';
+import { BENCH_SECRET } from '../env/nodes.js';
+import { startProfiledNodes } from '../env/probe-handle.js';
 import { commandCounts, perUnit } from '../env/redis-stats.js';
 import { allNext, startWorker } from '../env/workers.js';
 import type { ThroughputParams, ThroughputResult } from '../load/throughput.js';
@@ -26,16 +23,10 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   const concurrency = param(ctx, 'concurrency', { quick: 16, full: 64 });
   const warmupMs = param(ctx, 'warmupMs', { quick: 1000, full: 5000 });
   const durationMs = param(ctx, 'durationMs', { quick: 3000, full: 20_000 });
-  const profileDir = ctx.overrides.cpuprof ? mkdtempSync(join(tmpdir(), 'hitl-bench-cpuprof-')) : undefined;
   const redis = await startRedisServer();
   ctx.cleanup.add(() => redis.stop());
-  const inspect = profileDir ? await Promise.all([inspectFlag(), inspectFlag()]) : [];
-  const nodes = await Promise.all(
-    [0, 1].map((i) => startNode(i, { redisUrl: redis.url, execArgv: inspect[i] ? [inspect[i].flag] : [] })),
-  );
-  for (const node of nodes) ctx.cleanup.add(() => node.stop());
-  const probes = inspect.map((i) => startProbe(i.port));
-  for (const probe of probes) ctx.cleanup.add(() => probe.stop());
+  const profiled = await startProfiledNodes(2, redis.url, ctx.overrides.cpuprof === 1, ctx.cleanup);
+  const { nodes } = profiled;
   const load = Array.from({ length: workers }, (_, w) => {
     const params: ThroughputParams = {
       secret: BENCH_SECRET,
@@ -57,7 +48,7 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   for (const worker of load) worker.signal('go');
   await sleep(warmupMs);
   const pids = [...nodes.map((n) => n.pid), ...load.map((w) => w.pid)];
-  await Promise.all(probes.map((p) => p.ask({ op: 'profile-start' })));
+  await profiled.start();
   const redisBefore = await commandCounts(redis.url);
   const cpuBefore = pids.map(cpuSeconds);
   const sysBefore = nodes.map((n) => cpuTimes(n.pid).system);
@@ -65,12 +56,7 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   const cpuAfter = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] as number));
   const nodeSys = nodes.reduce((a, n, i) => a + cpuTimes(n.pid).system - (sysBefore[i] as number), 0);
   const redisAfter = await commandCounts(redis.url);
-
-  await Promise.all(
-    probes.map((p, i) =>
-      p.ask({ op: 'profile-stop', file: join(profileDir as string, `node-${i}.cpuprofile`) }),
-    ),
-  );
+  const profileDir = await profiled.stop();
   const results = await Promise.all(load.map((w) => w.result));
   const completed = results.reduce((a, r) => a + r.completed, 0);
   const latency = summarize(mergeHists(results.map((r) => r.hist)));
