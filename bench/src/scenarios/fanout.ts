@@ -1,7 +1,8 @@
 import { startRedisServer } from '@hitl/store/testing';
 import { mergeHists, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
-import { BENCH_SECRET, startNodes } from '../env/nodes.js';
+import { BENCH_SECRET } from '../env/nodes.js';
+import { startProfiledNodes } from '../env/probe-handle.js';
 import { allNext, startWorker } from '../env/workers.js';
 import type { FanoutParams, FanoutResult } from '../load/fanout.js';
 import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
@@ -13,7 +14,7 @@ const WORKERS = 2;
  * Fan-out: users × 3 devices spread over 2 nodes (each user has devices on both), two load
  * generator processes, inquiries at a steady rate. `p*_ms`: the node accepted the call (the
  * inquiry's createdAt) → every device of the user has `inquiry:new`; `send_*`: from the moment
- * the client sent send_inquiry (creation included).
+ * the client sent send_inquiry (creation included). `--set cpuprof=1` profiles both nodes meanwhile.
  */
 export async function fanout(ctx: ScenarioContext): Promise<Fields> {
   const users = param(ctx, 'users', { quick: 100, full: 3000 });
@@ -22,8 +23,8 @@ export async function fanout(ctx: ScenarioContext): Promise<Fields> {
   const devicesPerUser = param(ctx, 'devices', { quick: 3, full: 3 });
   const redis = await startRedisServer();
   ctx.cleanup.add(() => redis.stop());
-  const nodes = await startNodes(2, { redisUrl: redis.url });
-  for (const node of nodes) ctx.cleanup.add(() => node.stop());
+  const profiled = await startProfiledNodes(2, redis.url, ctx.overrides.cpuprof === 1, ctx.cleanup);
+  const { nodes } = profiled;
   const share = Math.ceil(users / WORKERS);
   const workers = Array.from({ length: WORKERS }, (_, w) => {
     const params: FanoutParams = {
@@ -46,8 +47,11 @@ export async function fanout(ctx: ScenarioContext): Promise<Fields> {
   ctx.log(
     `devices connected in ${((Date.now() - connectStart) / 1000).toFixed(1)} s; ${users * rounds} inquiries at ${rate}/s`,
   );
+  await profiled.start();
   for (const worker of workers) worker.signal('go');
   const results = await Promise.all(workers.map((w) => w.result));
+  const profileDir = await profiled.stop();
+  if (profileDir) ctx.log(`CPU profiles of both nodes while inquiries were sent: ${profileDir}`);
   const latency = summarize(mergeHists(results.map((r) => r.accepted)));
   const fromSend = summarize(mergeHists(results.map((r) => r.all)));
   const firstDevice = summarize(mergeHists(results.map((r) => r.first)));
