@@ -1,31 +1,31 @@
 /**
  * The MCP calls this node holds open, keyed by the caller (a token fingerprint) and the JSON-RPC
- * request id, so an explicit `notifications/cancelled` can find the inquiry it means. Kept lean: a held
- * call costs one map entry here, and one shared signal releases them all when the node drains.
+ * request id, so an explicit `notifications/cancelled` can find the inquiry it means.
  */
 export class HeldCalls {
-  private readonly calls = new Map<string, string>();
-  private readonly drain = new AbortController();
+  private readonly calls = new Map<string, HeldCall>();
 
   static key(tokenKey: string, requestId: string | number): string {
     return `${tokenKey}\u0000${typeof requestId}:${requestId}`;
   }
 
-  /** Aborted when the node drains: every held call answers `pending`; the inquiries stay answerable. */
-  get drainSignal(): AbortSignal {
-    return this.drain.signal;
+  /**
+   * Registers a call. Its controller is aborted when the node drains (the call then answers
+   * `pending`; the inquiry stays answerable). One per call on purpose: combining each call's signal
+   * with one node-wide signal would leak a reference per call for the node's lifetime.
+   */
+  hold(key: string, inquiryId: string): HeldCall {
+    const call = { inquiryId, controller: new AbortController() };
+    this.calls.set(key, call);
+    return call;
   }
 
-  hold(key: string, inquiryId: string): void {
-    this.calls.set(key, inquiryId);
-  }
-
-  release(key: string, inquiryId: string): void {
-    if (this.calls.get(key) === inquiryId) this.calls.delete(key);
+  release(key: string, call: HeldCall): void {
+    if (this.calls.get(key) === call) this.calls.delete(key);
   }
 
   inquiryFor(key: string): string | undefined {
-    return this.calls.get(key);
+    return this.calls.get(key)?.inquiryId;
   }
 
   get size(): number {
@@ -34,6 +34,12 @@ export class HeldCalls {
 
   /** Releases every held call (each answers `pending` with the get_inquiry hint). */
   releaseAll(reason: string): void {
-    this.drain.abort(reason);
+    for (const call of this.calls.values()) call.controller.abort(reason);
   }
+}
+
+/** One suspended `tools/call` this node holds open. */
+export interface HeldCall {
+  inquiryId: string;
+  controller: AbortController;
 }

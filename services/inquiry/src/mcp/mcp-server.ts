@@ -165,13 +165,13 @@ async function hold(
   const { inquiryId } = inquiry;
   if (inquiry.status !== 'pending') return toolResult(inquiry, ctx.clock.now());
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
-  ctx.heldCalls.hold(key, inquiryId);
+  const call = ctx.heldCalls.hold(key, inquiryId);
   try {
     // A cancel for this call may reach another node: let it find the inquiry through the store.
     // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
     const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
     ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
-    const signal = AbortSignal.any([extra.signal, ctx.heldCalls.drainSignal]);
+    const signal = AbortSignal.any([extra.signal, call.controller.signal]);
     for (;;) {
       try {
         const latest = await ctx.service.wait(inquiryId, signal, deadline);
@@ -183,7 +183,7 @@ async function hold(
       }
     }
   } finally {
-    ctx.heldCalls.release(key, inquiryId);
+    ctx.heldCalls.release(key, call);
   }
 }
 
