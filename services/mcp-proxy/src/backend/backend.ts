@@ -15,6 +15,7 @@ import {
 import type { Logger } from 'pino';
 import type { ToolHints } from '../policy/gate.js';
 import { type BackendSpec, backendEnv, backendId, backendName } from './backend-spec.js';
+import { deliverProgressBeforeResults } from './progress-order.js';
 
 /** One connection to the backend, shared by every downstream request of this proxy process. */
 export interface Backend {
@@ -89,7 +90,9 @@ export async function connectBackend(spec: BackendSpec, options: ConnectOptions)
     log.warn('backend connection closed');
   };
   client.onerror = (error) => log.warn({ err: error.message }, 'backend transport error');
-  await client.connect(transportFor(spec, options.env ?? process.env));
+  const transport = transportFor(spec, options.env ?? process.env);
+  await client.connect(transport);
+  deliverProgressBeforeResults(transport);
 
   const remember = (tools: Tool[]) => {
     for (const tool of tools) hints.set(tool.name, { ...tool.annotations });
