@@ -9,9 +9,17 @@ export interface TokenOptions {
   expiresIn?: string;
 }
 
-/** Signs and checks the HS256 tokens of agents, devices and ops. */
+/** How many verified tokens a node remembers (oldest dropped first). */
+const VERIFIED_CACHE_SIZE = 4096;
+
+/**
+ * Signs and checks the HS256 tokens of agents, devices and ops. A token that verified once is
+ * remembered until it expires, so the signature and claims are not checked again on every request
+ * (~0.1 ms of CPU each); tokens that fail are never remembered.
+ */
 export class TokenService {
   private readonly key: Uint8Array;
+  private readonly verified = new Map<string, { claims: TokenClaims; expiresAtMs: number }>();
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -30,13 +38,28 @@ export class TokenService {
 
   /** The token's claims, or `null` when it is malformed, forged or expired. */
   async verify(token: string): Promise<TokenClaims | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (Date.now() < known.expiresAtMs) return known.claims;
+      this.verified.delete(token);
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: [ALG], issuer: ISSUER });
       const parsed = TokenClaimsSchema.safeParse(payload);
-      return parsed.success ? parsed.data : null;
+      if (!parsed.success) return null;
+      this.remember(token, parsed.data, payload.exp);
+      return parsed.data;
     } catch {
       return null;
     }
+  }
+
+  private remember(token: string, claims: TokenClaims, exp: number | undefined): void {
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.verified.keys().next();
+      if (!oldest.done) this.verified.delete(oldest.value);
+    }
+    this.verified.set(token, { claims, expiresAtMs: exp === undefined ? Infinity : exp * 1000 });
   }
 }
 
