@@ -138,7 +138,7 @@ export class InquiryService {
     return this.write(inquiryId, ending, resolutionFor(inquiry, ending, config.texts, now));
   }
 
-  /** The atomic resolve (first writer wins); the winner informs devices and metrics and appends the audit record. */
+  /** The atomic resolve (first writer wins); the winner informs devices and metrics and starts the audit append. */
   private async write(
     inquiryId: string,
     ending: Ending,
@@ -154,7 +154,8 @@ export class InquiryService {
         { status: result.inquiry.status, by: result.inquiry.resolvedBy?.kind },
         'inquiry resolved',
       );
-      await this.fallback?.log
+      // Off the answer's path: the device's ack and the waiting call do not wait for the audit append.
+      void this.fallback?.log
         .append(decisionRecordFor(result.inquiry, ending, decision))
         .catch((error: unknown) => {
           this.log(result.inquiry).warn({ err: error }, 'decision audit record not written');
