@@ -81,7 +81,13 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
         tokenKey,
         descriptions: descriptionsFor(new URL(c.req.url).searchParams),
       });
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      // Our heartbeats already keep a progress-tracked stream busy; the SDK's keep-alive comment
+      // frames would only add a timer and writes per held call. Without a progress token they stay.
+      const heartbeats = asksForProgress(body) && deps.heartbeatMs <= SDK_KEEP_ALIVE_MS;
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        ...(heartbeats ? { keepAliveMs: 0 } : {}),
+      });
       await server.connect(transport);
       // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
       const release = () => void server.close().catch(() => undefined);
@@ -95,6 +101,22 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
     },
   );
   return app;
+}
+
+/** The SDK transport's default SSE keep-alive period. */
+const SDK_KEEP_ALIVE_MS = 15_000;
+
+/** True when every JSON-RPC request in the body carries a progress token (so it gets heartbeats). */
+function asksForProgress(body: unknown): boolean {
+  const messages = (Array.isArray(body) ? body : [body]) as {
+    method?: unknown;
+    id?: unknown;
+    params?: { _meta?: { progressToken?: unknown } };
+  }[];
+  const requests = messages.filter(
+    (m) => typeof m?.method === 'string' && m.id !== undefined && m.id !== null,
+  );
+  return requests.length > 0 && requests.every((m) => m.params?._meta?.progressToken !== undefined);
 }
 
 /** JSON-RPC requests (not notifications or responses) in a POST body. */

@@ -171,7 +171,10 @@ async function hold(
     // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
     const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
     ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
-    const signal = AbortSignal.any([extra.signal, call.controller.signal]);
+    // The caller going away ends the wait too: one listener, lighter than a composite signal per call.
+    const { signal } = call.controller;
+    if (extra.signal.aborted) call.controller.abort(extra.signal.reason);
+    else extra.signal.addEventListener('abort', onCallerGone, { once: true });
     for (;;) {
       try {
         const latest = await ctx.service.wait(inquiryId, signal, deadline);
@@ -183,7 +186,12 @@ async function hold(
       }
     }
   } finally {
+    extra.signal.removeEventListener('abort', onCallerGone);
     ctx.heldCalls.release(key, call);
+  }
+
+  function onCallerGone() {
+    call.controller.abort(extra.signal.reason);
   }
 }
 
