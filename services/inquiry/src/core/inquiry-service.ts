@@ -113,11 +113,18 @@ export class InquiryService {
   /**
    * Ends an inquiry the way `ending` says, if it is still pending. `userId` scopes the call to one
    * user (another user's inquiry is not found); `undefined` is the service itself.
+   * `found` is the inquiry as `find(inquiryId, userId)` read it, when the caller started that read
+   * early (alongside its rate-limit check); the resolve itself still decides who wins.
    * @throws HitlError `not_found`, `invalid_input` (answer does not fit), `too_early` (device timer).
    */
-  async settle(inquiryId: string, userId: string | undefined, ending: Ending): Promise<ResolveResult> {
+  async settle(
+    inquiryId: string,
+    userId: string | undefined,
+    ending: Ending,
+    found: Promise<Inquiry | null> = this.find(inquiryId, userId),
+  ): Promise<ResolveResult> {
     const { clock, config } = this.deps;
-    const inquiry = await this.find(inquiryId, userId);
+    const inquiry = await found;
     if (!inquiry) throw new HitlError('not_found', `no inquiry ${inquiryId}`);
     if (inquiry.status !== 'pending') return { kind: 'lost', inquiry };
     const now = clock.now();

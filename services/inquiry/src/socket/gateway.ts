@@ -169,12 +169,16 @@ async function handle<S extends z.ZodType>(
   const fail = (code: HitlError['code'], message: string) => reply({ ok: false, error: { code, message } });
   const parsed = schema.safeParse(payload);
   if (!parsed.success) return fail('invalid_input', describeZodError(parsed.error));
+  const { inquiryId } = parsed.data as { inquiryId: string };
+  // The read the resolve needs goes out with the rate-limit check (one round trip, not two); it
+  // changes nothing, so an answer over the limit still has no effect.
+  const found = deps.service.find(inquiryId, socket.data.userId);
+  found.catch(() => undefined);
   const rate = await deps.limiter.consume(socket.data.tokenKey);
   if (!rate.ok)
     return fail('rate_limited', `rate limit reached; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`);
-  const { inquiryId } = parsed.data as { inquiryId: string };
   try {
-    const result = await deps.service.settle(inquiryId, socket.data.userId, toEnding(parsed.data));
+    const result = await deps.service.settle(inquiryId, socket.data.userId, toEnding(parsed.data), found);
     if (result.kind === 'won') return reply({ ok: true, status: result.inquiry.status });
     if (result.kind === 'not_found') return fail('not_found', `no inquiry ${inquiryId}`);
     const { status, resolvedBy } = result.inquiry;
