@@ -1,7 +1,5 @@
 import type { Inquiry } from '@hitl/protocol';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-
-type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+import type { CallExtra } from './mcp-server.js';
 
 export interface Heartbeat {
   stop(): void;
@@ -12,7 +10,11 @@ export interface Heartbeat {
  * client can show or later fetch it), then one every `intervalMs` so clients that reset their timeout
  * on progress keep waiting.
  */
-export function startHeartbeat(extra: Extra, intervalMs: number, inquiry?: Inquiry): Heartbeat | undefined {
+export function startHeartbeat(
+  extra: Pick<CallExtra, '_meta' | 'sendNotification'>,
+  intervalMs: number,
+  inquiry?: Inquiry,
+): Heartbeat | undefined {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   let progress = 0;

@@ -11,8 +11,10 @@ import type { RateLimiter } from '../core/rate-limit.js';
 import { type AuthVariables, rateLimit, requireRole } from '../http/auth.js';
 import { JSONRPC, jsonRpcError } from '../http/errors.js';
 import { descriptionsFor } from './descriptions.js';
+import { directCallOf, KEEP_ALIVE_MS, serveDirectCall } from './direct-call.js';
 import { HeldCalls } from './held-calls.js';
 import { createMcpServer } from './mcp-server.js';
+import { SseKeepAlive } from './sse-keep-alive.js';
 
 export interface McpRouteDeps {
   service: InquiryService;
@@ -42,11 +44,13 @@ function cancelledRequestIds(body: unknown): (string | number)[] {
 }
 
 /**
- * `POST /mcp`, stateless Streamable HTTP: a fresh server and transport per request, always answered
- * over SSE so headers leave at once. `GET`/`DELETE` are 405 (no sessions, no standalone stream).
+ * `POST /mcp`, stateless Streamable HTTP: a fresh SDK server and transport per request, always
+ * answered over SSE so headers leave at once; a plain `tools/call` of our tools is served on our own
+ * SSE stream instead (direct-call.ts), with the same frames. `GET`/`DELETE` are 405 (no sessions, no standalone stream).
  */
 export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   const app = new Hono<Env>();
+  const keepAlive = new SseKeepAlive(KEEP_ALIVE_MS);
   const methodNotAllowed = (c: Context) => {
     c.header('Allow', 'POST');
     return jsonRpcError(
@@ -75,6 +79,14 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
       for (const requestId of cancelledRequestIds(body))
         void cancelHeldCall(deps, claims, tokenKey, requestId);
 
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      const direct = directCallOf(body, c.req.raw.headers);
+      if (direct) {
+        // The hot path (send_inquiry, get_inquiry): no SDK server or transport is built or kept.
+        const { response, abort } = serveDirectCall({ ...deps, claims, tokenKey }, direct, keepAlive);
+        outgoing?.once('close', abort);
+        return response;
+      }
       const server = createMcpServer({
         ...deps,
         claims,
@@ -83,7 +95,7 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
       });
       // Our heartbeats already keep a progress-tracked stream busy; the SDK's keep-alive comment
       // frames would only add a timer and writes per held call. Without a progress token they stay.
-      const heartbeats = asksForProgress(body) && deps.heartbeatMs <= SDK_KEEP_ALIVE_MS;
+      const heartbeats = asksForProgress(body) && deps.heartbeatMs <= KEEP_ALIVE_MS;
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         ...(heartbeats ? { keepAliveMs: 0 } : {}),
@@ -92,7 +104,7 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
       // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
       const release = () => void server.close().catch(() => undefined);
       // The socket closing (dropped or done) frees the server; release is idempotent.
-      (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing?.once('close', release);
+      outgoing?.once('close', release);
       releaseAfterResponses(transport, body, release);
       return transport.handleRequest(c.req.raw, {
         parsedBody: body,
@@ -102,9 +114,6 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   );
   return app;
 }
-
-/** The SDK transport's default SSE keep-alive period. */
-const SDK_KEEP_ALIVE_MS = 15_000;
 
 /** True when every JSON-RPC request in the body carries a progress token (so it gets heartbeats). */
 function asksForProgress(body: unknown): boolean {

@@ -29,14 +29,14 @@ import { HeldCalls } from './held-calls.js';
 import { resultText } from './result-text.js';
 import { toolList } from './tool-list.js';
 
-export interface McpContext {
+/** What a tool call needs from the node and the caller. */
+export interface CallContext {
   service: InquiryService;
   store: InquiryStore;
   heldCalls: HeldCalls;
   clock: Clock;
   claims: TokenClaims;
   tokenKey: string;
-  descriptions: Record<DescribedTool, string>;
   heartbeatMs: number;
   /** Longest a `get_inquiry` wait may last (below the client tier). */
   maxWaitMs: number;
@@ -44,12 +44,20 @@ export interface McpContext {
   draining: () => boolean;
   /** False while the shared store is known to be unreachable: new inquiries fail fast. */
   storeReady: () => boolean;
+}
+
+/** A per-request SDK server also lists tools (described per connection) and prompts. */
+export interface McpContext extends CallContext {
+  descriptions: Record<DescribedTool, string>;
   version: string;
 }
 
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+/** The part of the SDK's request context a tool call uses; a call served directly provides it too. */
+export type CallExtra = Pick<Extra, 'requestId' | 'signal' | 'sendNotification' | '_meta'>;
 
 function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.infer<S> {
   const parsed = schema.safeParse(args ?? {});
@@ -58,7 +66,7 @@ function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.infer<S> {
 }
 
 /** Maps our errors onto JSON-RPC: misuse is a protocol error; nothing here is an `isError` result. */
-function toMcpError(error: unknown): McpError {
+export function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
   if (error instanceof HitlError) {
     const code = error.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
@@ -83,17 +91,7 @@ export function createMcpServer(ctx: McpContext): Server {
     { capabilities: { tools: {}, prompts: {} }, jsonSchemaValidator: SHARED_VALIDATOR },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(ctx.descriptions) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    try {
-      if (request.params.name === 'send_inquiry')
-        return await sendInquiry(ctx, request.params.arguments, extra);
-      if (request.params.name === 'get_inquiry')
-        return await getInquiry(ctx, request.params.arguments, extra);
-    } catch (error) {
-      throw toMcpError(error);
-    }
-    throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
-  });
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(ctx, request.params, extra));
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: [
       {
@@ -119,7 +117,25 @@ export function createMcpServer(ctx: McpContext): Server {
   return server;
 }
 
-async function sendInquiry(ctx: McpContext, args: unknown, extra: Extra): Promise<CallToolResult> {
+/**
+ * `tools/call` of `send_inquiry` or `get_inquiry`.
+ * @throws McpError for misuse and failures (the JSON-RPC error the caller gets)
+ */
+export async function callTool(
+  ctx: CallContext,
+  params: { name: string; arguments?: unknown },
+  extra: CallExtra,
+): Promise<CallToolResult> {
+  try {
+    if (params.name === 'send_inquiry') return await sendInquiry(ctx, params.arguments, extra);
+    if (params.name === 'get_inquiry') return await getInquiry(ctx, params.arguments, extra);
+  } catch (error) {
+    throw toMcpError(error);
+  }
+  throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${params.name}`);
+}
+
+async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Promise<CallToolResult> {
   const input = parseArgs(SendInquiryInputSchema, args);
   if (ctx.draining()) {
     throw new HitlError('unavailable', 'this node is shutting down; retry on another node', 1000);
@@ -139,7 +155,7 @@ async function sendInquiry(ctx: McpContext, args: unknown, extra: Extra): Promis
   }
 }
 
-async function getInquiry(ctx: McpContext, args: unknown, extra: Extra): Promise<CallToolResult> {
+async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Promise<CallToolResult> {
   const input = parseArgs(GetInquiryInputSchema, args);
   const userId = ctx.claims.sub;
   const inquiry = input.inquiryId
@@ -157,9 +173,9 @@ async function getInquiry(ctx: McpContext, args: unknown, extra: Extra): Promise
 
 /** Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`. */
 async function hold(
-  ctx: McpContext,
+  ctx: CallContext,
   inquiry: Inquiry,
-  extra: Extra,
+  extra: CallExtra,
   deadline: number,
 ): Promise<CallToolResult> {
   const { inquiryId } = inquiry;

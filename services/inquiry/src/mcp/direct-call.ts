@@ -1,0 +1,134 @@
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  ErrorCode,
+  type JSONRPCMessage,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type CallContext, type CallExtra, callTool, toMcpError } from './mcp-server.js';
+import type { SseKeepAlive } from './sse-keep-alive.js';
+
+/** The two tools this node serves; a call to any other name goes the SDK's way (and fails there). */
+const DIRECT_TOOLS = new Set(['send_inquiry', 'get_inquiry']);
+
+/** The SSE response headers the SDK's transport sends. */
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+
+const encoder = new TextEncoder();
+
+/** The SDK transport's keep-alive period and frame, for streams that get no heartbeats. */
+export const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE_FRAME = encoder.encode(': keepalive\n\n');
+
+export interface DirectCall {
+  id: string | number;
+  params: CallToolRequest['params'];
+}
+
+/**
+ * The `tools/call` this POST carries when it can be served without a per-request SDK server: one
+ * JSON-RPC request (no batch) calling one of our tools, with the headers the SDK's transport would
+ * accept. Anything else (`initialize`, lists, batches, a bad header or message) returns undefined
+ * and takes the SDK path, which answers it exactly as before.
+ */
+export function directCallOf(body: unknown, headers: Headers): DirectCall | undefined {
+  const message = body as { method?: unknown; id?: unknown } | null;
+  if (Array.isArray(body) || message?.method !== 'tools/call') return undefined;
+  const { id } = message;
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  const accept = headers.get('accept');
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (!isJsonContentType(headers.get('content-type'))) return undefined;
+  const version = headers.get('mcp-protocol-version');
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  const request = CallToolRequestSchema.safeParse(body);
+  if (!request.success || !DIRECT_TOOLS.has(request.data.params.name)) return undefined;
+  return { id, params: request.data.params };
+}
+
+/**
+ * Serves one `tools/call` on an SSE stream of our own, with the same frames the SDK's transport
+ * writes (progress notifications, then the result or the JSON-RPC error). A suspended call then
+ * keeps only this stream, its abort controller and the wait itself alive, not a whole SDK server
+ * and transport (see docs/BENCHMARKS.md: about a third of a held call's heap, and the CPU to build
+ * and close them per call).
+ * @returns the response, and `abort` for when the caller's connection goes away
+ */
+export function serveDirectCall(
+  ctx: CallContext,
+  call: DirectCall,
+  keepAlive: SseKeepAlive,
+): { response: Response; abort: () => void } {
+  const caller = new AbortController();
+  let out: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let stopKeepAlive: (() => void) | undefined;
+  const write = (message: JSONRPCMessage) => {
+    if (!out) return;
+    try {
+      out.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    } catch {
+      out = undefined; // the stream is already closed or cancelled
+    }
+  };
+  const finish = (message: JSONRPCMessage) => {
+    write(message);
+    try {
+      out?.close();
+    } catch {
+      // already closed
+    }
+    out = undefined;
+    stopKeepAlive?.();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start: (controller) => {
+      out = controller;
+    },
+    cancel: () => {
+      out = undefined;
+      stopKeepAlive?.();
+      caller.abort('the caller closed the connection');
+    },
+  });
+  // Heartbeats (progress) keep a tracked call's stream busy; any other stream gets comment frames.
+  if (call.params._meta?.progressToken === undefined || ctx.heartbeatMs > KEEP_ALIVE_MS) {
+    stopKeepAlive = keepAlive.add(() => {
+      try {
+        out?.enqueue(KEEP_ALIVE_FRAME);
+      } catch {
+        out = undefined;
+      }
+    });
+  }
+  const extra: CallExtra = {
+    requestId: call.id,
+    signal: caller.signal,
+    ...(call.params._meta ? { _meta: call.params._meta } : {}),
+    sendNotification: async (notification) => write({ jsonrpc: '2.0', ...notification }),
+  };
+  callTool(ctx, call.params, extra).then(
+    (result) => finish({ jsonrpc: '2.0', id: call.id, result }),
+    (error: unknown) => {
+      const failure = toMcpError(error);
+      finish({
+        jsonrpc: '2.0',
+        id: call.id,
+        error: {
+          code: Number.isSafeInteger(failure.code) ? failure.code : ErrorCode.InternalError,
+          message: failure.message,
+          ...(failure.data !== undefined ? { data: failure.data } : {}),
+        },
+      });
+    },
+  );
+  return {
+    response: new Response(stream, { status: 200, headers: SSE_HEADERS }),
+    abort: () => caller.abort('the caller closed the connection'),
+  };
+}

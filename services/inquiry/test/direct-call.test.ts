@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { directCallOf } from '../src/mcp/direct-call.js';
+import { SseKeepAlive } from '../src/mcp/sse-keep-alive.js';
+import { startTestNode, type TestNode } from './harness.js';
+
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
+
+/** The JSON-RPC messages of an SSE response body, in order. */
+function sseMessages(text: string): unknown[] {
+  return text
+    .split('\n\n')
+    .map((frame) => frame.split('\n').find((line) => line.startsWith('data: ')))
+    .filter((line): line is string => line !== undefined)
+    .map((line) => JSON.parse(line.slice('data: '.length)));
+}
+
+describe('tools/call served on the node’s own stream', () => {
+  let t: TestNode;
+  let agent: string;
+  beforeAll(async () => {
+    t = await startTestNode('memory');
+    agent = await t.token('direct-user', 'agent');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${agent}`, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  const call = (id: number, name: string, args: unknown) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+
+  // A one-message batch always takes the SDK's per-request server: the reference to compare with.
+  it.each([
+    ['a result', call(1, 'get_inquiry', { inquiryId: 'no-such-inquiry' })],
+    ['an invalid-params error naming the field', call(2, 'send_inquiry', { question: '' })],
+    ['an unknown-tool error', call(3, 'no_such_tool', {})],
+  ])('answers with the same frames as the SDK path: %s', async (_, message) => {
+    const direct = await post(message);
+    const viaSdk = await post([message]);
+    expect(direct.status).toBe(200);
+    for (const header of ['content-type', 'cache-control', 'x-accel-buffering'])
+      expect(direct.headers.get(header)).toBe(viaSdk.headers.get(header));
+    const directMessages = sseMessages(await direct.text());
+    expect(directMessages).toEqual(sseMessages(await viaSdk.text()));
+    expect(directMessages).toHaveLength(1);
+  });
+
+  it('leaves requests it does not serve to the SDK: an unsupported protocol version is 400', async () => {
+    const response = await post(call(4, 'get_inquiry', { inquiryId: 'x' }), {
+      'mcp-protocol-version': '1999-01-01',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('Unsupported protocol version');
+  });
+
+  it('sends progress first, then the result, for a call with a progress token', async () => {
+    const response = await post({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'send_inquiry', arguments: { question: 'Direct?' }, _meta: { progressToken: 'p1' } },
+    });
+    const reader = response.body?.getReader();
+    const first = new TextDecoder().decode((await reader?.read())?.value);
+    const [progress] = sseMessages(first) as { method: string; params: Record<string, unknown> }[];
+    expect(progress?.method).toBe('notifications/progress');
+    expect(progress?.params).toMatchObject({ progressToken: 'p1', _meta: { type: 'INQUIRY' } });
+    await reader?.cancel();
+  });
+});
+
+describe('directCallOf', () => {
+  const headers = (extra: Record<string, string> = {}) => new Headers({ ...MCP_HEADERS, ...extra });
+  const send = {
+    jsonrpc: '2.0',
+    id: 9,
+    method: 'tools/call',
+    params: { name: 'send_inquiry', arguments: {} },
+  };
+
+  it('takes a single tools/call of our tools with acceptable headers', () => {
+    expect(directCallOf(send, headers())).toEqual({ id: 9, params: send.params });
+    expect(
+      directCallOf({ ...send, id: 'a' }, headers({ 'content-type': 'application/json; charset=utf-8' })),
+    ).toMatchObject({ id: 'a' });
+  });
+
+  it('leaves everything else to the SDK', () => {
+    expect(directCallOf([send], headers())).toBeUndefined();
+    expect(directCallOf({ ...send, method: 'tools/list' }, headers())).toBeUndefined();
+    expect(directCallOf({ ...send, id: null }, headers())).toBeUndefined();
+    expect(directCallOf({ ...send, params: { name: 'other' } }, headers())).toBeUndefined();
+    expect(
+      directCallOf({ ...send, params: { name: 'send_inquiry', arguments: 'x' } }, headers()),
+    ).toBeUndefined();
+    expect(directCallOf(send, headers({ accept: 'application/json' }))).toBeUndefined();
+    expect(directCallOf(send, headers({ 'content-type': 'text/plain' }))).toBeUndefined();
+    expect(directCallOf(send, headers({ 'mcp-protocol-version': '1999-01-01' }))).toBeUndefined();
+  });
+});
+
+describe('SseKeepAlive', () => {
+  it('ticks each stream once per period from one timer, and stops when removed', async () => {
+    vi.useFakeTimers({ now: 10_000 });
+    try {
+      const keepAlive = new SseKeepAlive(3000);
+      const ticks: string[] = [];
+      const stopA = keepAlive.add(() => ticks.push('a'));
+      await vi.advanceTimersByTimeAsync(1000);
+      const stopB = keepAlive.add(() => ticks.push('b'));
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(ticks.sort()).toEqual(['a', 'b']);
+      stopA();
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(ticks.sort()).toEqual(['a', 'b', 'b']);
+      stopB();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
