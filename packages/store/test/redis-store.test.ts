@@ -31,8 +31,8 @@ afterAll(async () => {
 });
 
 /** A store on its own client, under a fresh prefix, removed after the test. */
-function openStore(options: { retentionMs?: number; reconnectDelayMs?: number } = {}) {
-  const prefix = `test:${randomUUID()}:`;
+function openStore(options: { retentionMs?: number; reconnectDelayMs?: number; prefix?: string } = {}) {
+  const prefix = options.prefix ?? `test:${randomUUID()}:`;
   const redis = new Redis(server.url, {
     maxRetriesPerRequest: 2,
     // The store's subscriber is a duplicate(), so it reconnects on this schedule too.
@@ -56,7 +56,9 @@ function hashTag(key: string): string {
 
 describe('RedisInquiryStore on a real server', () => {
   it('wakes a waiter whose resolution was published while its subscriber was disconnected', async () => {
-    const { store, keys } = openStore({ reconnectDelayMs: 400 });
+    const { store, keys, prefix } = openStore({ reconnectDelayMs: 400 });
+    // Another node resolves it: a store wakes its own waiters from its resolve's reply.
+    const { store: other } = openStore({ reconnectDelayMs: 400, prefix });
     const inquiry = sampleInquiry();
     await store.create(inquiry);
     const heard: string[] = [];
@@ -67,14 +69,27 @@ describe('RedisInquiryStore on a real server', () => {
     // The premise: nobody is subscribed when the resolution is published.
     expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
     const started = Date.now();
-    expect(await store.resolve(inquiry.inquiryId, answered('M'))).toMatchObject({ kind: 'won' });
+    expect(await other.resolve(inquiry.inquiryId, answered('M'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'M' });
     expect(Date.now() - started).toBeLessThan(5000);
     // The subscription is back and carries later resolutions.
     const next = sampleInquiry();
     await store.create(next);
-    await store.resolve(next.inquiryId, answered('L'));
+    await other.resolve(next.inquiryId, answered('L'));
     await eventually(() => heard.includes(next.inquiryId));
+  });
+
+  it("wakes its own waiters from the resolve's reply, without the pub/sub round trip", async () => {
+    const { store, keys } = openStore({ reconnectDelayMs: 60_000 });
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    await sleep(50);
+    // No subscription at all (and none for a minute): only the local wake can end the wait.
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
+    expect(await store.resolve(inquiry.inquiryId, answered('N'))).toMatchObject({ kind: 'won' });
+    expect(await waiting).toMatchObject({ status: 'answered', answer: 'N' });
   });
 
   it('writes the documented keys, in one slot per inquiry and per user, with TTLs', async () => {

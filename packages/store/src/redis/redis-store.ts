@@ -111,7 +111,9 @@ export class RedisInquiryStore implements InquiryStore {
   }
 
   resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult> {
-    return resolveInquiry(this.ctx, inquiryId, resolution);
+    // This node's waiters wake on the reply; the published message wakes the others (and is a
+    // no-op here). Listeners still hear each resolution once, from the subscription.
+    return resolveInquiry(this.ctx, inquiryId, resolution, (inquiry) => this.waiters.wake(inquiry));
   }
 
   suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean> {

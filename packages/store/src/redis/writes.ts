@@ -83,11 +83,16 @@ async function reserve(ctx: WriteContext, input: NewInquiry, options: CreateOpti
   );
 }
 
-/** Resolve-once (resolve-2, one atomic step on the inquiry's slot), then best-effort clean-up. */
+/**
+ * Resolve-once (resolve-2, one atomic step on the inquiry's slot), then best-effort clean-up.
+ * `onWon` hears the win as soon as Redis confirms it (before the clean-up and before the published
+ * message comes back), so waiters on this node need not wait for the pub/sub round trip.
+ */
 export async function resolveInquiry(
   ctx: WriteContext,
   inquiryId: string,
   resolution: Resolution,
+  onWon?: (inquiry: Inquiry) => void,
 ): Promise<ResolveResult> {
   const { redis, keys } = ctx;
   const startedAt = performance.now();
@@ -109,6 +114,7 @@ export async function resolveInquiry(
   const inquiry = decodeFields(reply.fields);
   if (!inquiry) throw new Error(`resolve-2 returned no inquiry for ${inquiryId}`);
   if (reply.code === ScriptCode.Existed) return { kind: 'lost', inquiry };
+  onWon?.(inquiry);
   await unindex(ctx, inquiry, startedAt);
   return { kind: 'won', inquiry };
 }
