@@ -115,26 +115,24 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   return app;
 }
 
-/** True when every JSON-RPC request in the body carries a progress token (so it gets heartbeats). */
-function asksForProgress(body: unknown): boolean {
-  const messages = (Array.isArray(body) ? body : [body]) as {
-    method?: unknown;
-    id?: unknown;
-    params?: { _meta?: { progressToken?: unknown } };
-  }[];
-  const requests = messages.filter(
-    (m) => typeof m?.method === 'string' && m.id !== undefined && m.id !== null,
-  );
-  return requests.length > 0 && requests.every((m) => m.params?._meta?.progressToken !== undefined);
+interface RequestLike {
+  method?: unknown;
+  id?: unknown;
+  params?: { _meta?: { progressToken?: unknown } };
 }
 
 /** JSON-RPC requests (not notifications or responses) in a POST body. */
-function countRequests(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((m) => {
-    const msg = m as { method?: unknown; id?: unknown } | null;
-    return typeof msg?.method === 'string' && msg.id !== undefined && msg.id !== null;
-  }).length;
+function requestsIn(body: unknown): RequestLike[] {
+  const messages = (Array.isArray(body) ? body : [body]) as (RequestLike | null)[];
+  return messages.filter(
+    (m): m is RequestLike => typeof m?.method === 'string' && m.id !== undefined && m.id !== null,
+  );
+}
+
+/** True when every JSON-RPC request in the body carries a progress token (so it gets heartbeats). */
+function asksForProgress(body: unknown): boolean {
+  const requests = requestsIn(body);
+  return requests.length > 0 && requests.every((m) => m.params?._meta?.progressToken !== undefined);
 }
 
 /**
@@ -146,7 +144,7 @@ function releaseAfterResponses(
   body: unknown,
   release: () => void,
 ): void {
-  let open = countRequests(body);
+  let open = requestsIn(body).length;
   if (open === 0) {
     setImmediate(release);
     return;
