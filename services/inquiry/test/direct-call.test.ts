@@ -101,6 +101,7 @@ describe('directCallOf', () => {
 
   it('leaves everything else to the SDK', () => {
     expect(directCallOf([send], headers())).toBeUndefined();
+    expect(directCallOf({ ...send, jsonrpc: '1.0' }, headers())).toBeUndefined();
     expect(directCallOf({ ...send, method: 'tools/list' }, headers())).toBeUndefined();
     expect(directCallOf({ ...send, id: null }, headers())).toBeUndefined();
     expect(directCallOf({ ...send, params: { name: 'other' } }, headers())).toBeUndefined();

@@ -38,8 +38,8 @@ export interface DirectCall {
  * and takes the SDK path, which answers it exactly as before.
  */
 export function directCallOf(body: unknown, headers: Headers): DirectCall | undefined {
-  const message = body as { method?: unknown; id?: unknown } | null;
-  if (Array.isArray(body) || message?.method !== 'tools/call') return undefined;
+  const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null;
+  if (Array.isArray(body) || message?.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
   const { id } = message;
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
   const accept = headers.get('accept');
