@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createProxyApp } from './http/app.js';
-import { HeldCalls } from './http/held-calls.js';
+import { CANCELLED, HeldCalls } from './http/held-calls.js';
 import { buildProxyCore, type ProxyCore, type ProxyOptions } from './proxy-core.js';
 import { VERSION } from './version.js';
 
@@ -28,6 +28,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     throw new Error('the HTTP proxy needs HITL_SECRET (or the local state folder) to check agent tokens');
   }
   const heldCalls = new HeldCalls();
+  // Cancels that reached another proxy node first.
+  await core.calls.store.onCancel((key) => heldCalls.cancel(key, CANCELLED));
   const app = createProxyApp({
     calls: core.calls,
     tokens: core.tokens,

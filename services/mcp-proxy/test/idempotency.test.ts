@@ -173,6 +173,44 @@ describe('two proxy nodes sharing Redis', () => {
     expect(await ledger.entries()).toHaveLength(1);
     device.socket.disconnect();
   });
+
+  it('a cancel that lands on the other node still cancels the approval, and nothing runs', async () => {
+    const device = await connectDevice(world, 'gus');
+    const token = await world.node.tokens.sign({ sub: 'gus', role: 'agent', name: 'test agent' });
+    const before = (await ledger.entries()).length;
+    const post = (url: string, message: unknown) =>
+      fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(message),
+      });
+    const call = post(a.proxy.url, {
+      jsonrpc: '2.0',
+      id: 41,
+      method: 'tools/call',
+      params: { name: 'charge', arguments: { amount: 41 } },
+    });
+    const inquiry = await device.nextInquiry();
+    const cancel = await post(b.proxy.url, {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 41, reason: 'changed my mind' },
+    });
+    expect(cancel.status).toBe(202);
+    const resolved = await new Promise<{ inquiryId: string; status: string }>((resolve) =>
+      device.socket.once('inquiry:resolved', resolve),
+    );
+    expect(resolved).toMatchObject({ inquiryId: inquiry.inquiryId, status: 'cancelled' });
+    expect(await device.answer(inquiry.inquiryId, 'approve')).toMatchObject({ ok: false });
+    await (await call).text().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await ledger.entries()).toHaveLength(before);
+    device.socket.disconnect();
+  });
 });
 
 describe('decision audit in distributed mode', () => {

@@ -150,5 +150,18 @@ export function runProxyStoreContract(name: string, makeStore: () => Promise<Pro
         expect(await store.getOperation('u9', key)).toBeNull();
       });
     });
+
+    describe('cancel relay', () => {
+      it('lets every listener hear a published cancel, once each', async () => {
+        const heard: string[] = [];
+        await store.onCancel((key) => heard.push(`a:${key}`));
+        await store.onCancel((key) => heard.push(`b:${key}`));
+        const key = id();
+        await store.publishCancel(key);
+        const deadline = Date.now() + 2000;
+        while (heard.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(heard.sort()).toEqual([`a:${key}`, `b:${key}`]);
+      });
+    });
   });
 }

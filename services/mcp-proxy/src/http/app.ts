@@ -10,7 +10,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { CallDeps } from '../mcp/call-deps.js';
 import { createProxyServer } from '../mcp/proxy-server.js';
-import { cancelledRequestIds, HeldCalls } from './held-calls.js';
+import { CANCELLED, cancelledRequestIds, HeldCalls } from './held-calls.js';
 
 export interface ProxyAppDeps {
   calls: CallDeps;
@@ -67,7 +67,13 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
     }
     const tokenKey = c.get('tokenKey');
     for (const id of cancelledRequestIds(body)) {
-      deps.heldCalls.cancel(HeldCalls.key(tokenKey, id), 'cancelled by the agent');
+      const key = HeldCalls.key(tokenKey, id);
+      // Not running here: the call may be on another proxy node; every node hears the relay.
+      if (!deps.heldCalls.cancel(key, CANCELLED)) {
+        deps.calls.store.publishCancel(key).catch((error: unknown) => {
+          deps.calls.logger.warn({ err: error }, 'cancel not relayed to the other proxy nodes');
+        });
+      }
     }
     const server = createProxyServer(deps.calls, {
       userId: c.get('claims').sub,

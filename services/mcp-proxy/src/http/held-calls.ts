@@ -1,7 +1,8 @@
 /**
  * Calls in flight on this node, by (token, JSON-RPC id). In stateless HTTP an explicit
  * `notifications/cancelled` arrives as its own POST, so the SDK cannot abort the handler itself:
- * this registry does. (A cancel that lands on another proxy node finds nothing here; see docs/PROXY.md.)
+ * this registry does. A cancel that lands on another proxy node finds nothing here and is relayed
+ * through the store to every node (`ProxyStore.publishCancel`).
  */
 export class HeldCalls {
   private readonly calls = new Map<string, AbortController>();
@@ -45,3 +46,6 @@ export function cancelledRequestIds(body: unknown): (string | number)[] {
     return typeof id === 'string' || typeof id === 'number' ? [id] : [];
   });
 }
+
+/** Why an agent's call was aborted (the reason every node gives the work it cancels). */
+export const CANCELLED = 'cancelled by the agent';

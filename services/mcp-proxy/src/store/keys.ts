@@ -12,6 +12,8 @@ export interface ProxyKeys {
   operation(userId: string, idempotencyKey: string): string;
   /** Pub/sub channel: `[userId, key]` of each finished operation. */
   doneChannel: string;
+  /** Pub/sub channel: the call key (token fingerprint + JSON-RPC id) of each call an agent cancelled. */
+  cancelChannel: string;
 }
 
 export const DEFAULT_PROXY_PREFIX = 'hitl:proxy:';
@@ -23,5 +25,6 @@ export function proxyKeys(prefix: string = DEFAULT_PROXY_PREFIX): ProxyKeys {
     grant: (grantId) => `${prefix}grant:{g:${grantId}}`,
     operation: (userId, key) => `${prefix}op:{u:${userId}}:${key}`,
     doneChannel: `${prefix}op-done`,
+    cancelChannel: `${prefix}cancel`,
   };
 }

@@ -24,6 +24,7 @@ const GRANT_RETENTION_MS = 60 * 60_000;
 
 /** The embedded store: one process, no setup. Same behaviour as the Redis store (one contract suite). */
 export class MemoryProxyStore implements ProxyStore {
+  private readonly cancelListeners = new Set<(callKey: string) => void>();
   private readonly grants = new Map<string, GrantRow>();
   private readonly operations = new Map<string, OperationRow>();
   private readonly waiters = new OperationWaiters();
@@ -117,6 +118,15 @@ export class MemoryProxyStore implements ProxyStore {
 
   waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null> {
     return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
+  }
+
+  /** One process: a cancel reaches this process's listeners only. */
+  async publishCancel(callKey: string): Promise<void> {
+    for (const listener of this.cancelListeners) listener(callKey);
+  }
+
+  async onCancel(listener: (callKey: string) => void): Promise<void> {
+    this.cancelListeners.add(listener);
   }
 
   async close(): Promise<void> {}

@@ -79,5 +79,13 @@ export interface ProxyStore {
    */
   waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null>;
 
+  /**
+   * Tells every proxy node that an agent cancelled the call with `callKey` (a `notifications/cancelled`
+   * can land on another node than the one running the call).
+   */
+  publishCancel(callKey: string): Promise<void>;
+  /** Hears every cancel published by any node, this one included; resolves once listening. */
+  onCancel(listener: (callKey: string) => void): Promise<void>;
+
   close(): Promise<void>;
 }

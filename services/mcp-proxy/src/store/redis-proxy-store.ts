@@ -29,6 +29,7 @@ export class RedisProxyStore implements ProxyStore {
   private readonly keys: ProxyKeys;
   private readonly waiters = new OperationWaiters();
   private subscriber?: Promise<Redis | Cluster>;
+  private readonly cancelListeners = new Set<(callKey: string) => void>();
 
   constructor(options: RedisProxyStoreOptions) {
     this.owned = typeof options.redis === 'string';
@@ -154,19 +155,32 @@ export class RedisProxyStore implements ProxyStore {
     return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
   }
 
+  async publishCancel(callKey: string): Promise<void> {
+    await this.redis.publish(this.keys.cancelChannel, callKey);
+  }
+
+  async onCancel(listener: (callKey: string) => void): Promise<void> {
+    this.cancelListeners.add(listener);
+    await this.subscribe();
+  }
+
   async close(): Promise<void> {
     const subscriber = await this.subscriber?.catch(() => undefined);
     subscriber?.disconnect();
     if (this.owned) await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
-  /** One subscription per store, opened on first need. */
+  /** One subscription per store (finished operations and cancels), opened on first need. */
   private subscribe(): Promise<Redis | Cluster> {
     this.subscriber ??= (async () => {
       // A Cluster duplicates to a Cluster; typed as Redis for the one call both share.
       const subscriber = (this.redis as Redis).duplicate();
-      subscriber.on('message', (_channel: string, message: string) => this.waiters.notify(message));
-      await subscriber.subscribe(this.keys.doneChannel);
+      subscriber.on('message', (channel: string, message: string) => {
+        if (channel === this.keys.doneChannel) this.waiters.notify(message);
+        else if (channel === this.keys.cancelChannel)
+          for (const listener of this.cancelListeners) listener(message);
+      });
+      await subscriber.subscribe(this.keys.doneChannel, this.keys.cancelChannel);
       return subscriber;
     })();
     return this.subscriber;
