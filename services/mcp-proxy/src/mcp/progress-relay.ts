@@ -4,7 +4,7 @@ export type SendProgress = (progress: {
   progress: number;
   total?: number;
   message?: string;
-}) => Promise<unknown> | void;
+}) => Promise<unknown> | undefined;
 
 /**
  * Re-maps progress onto the agent's own token and keeps it increasing across the two phases of a
