@@ -138,16 +138,17 @@ export class RedisInquiryStore implements InquiryStore {
     return this.listeners.add(listener);
   }
 
+  /** Ready means both connections work: commands answer, and resolutions are being heard. */
   async ping(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`Redis did not answer PING within ${timeoutMs} ms`)),
+        () => reject(new Error(`Redis did not answer PING (or subscribe) within ${timeoutMs} ms`)),
         timeoutMs,
       );
     });
     try {
-      await Promise.race([this.redis.ping(), timeout]);
+      await Promise.race([Promise.all([this.redis.ping(), this.feed.ready()]), timeout]);
     } finally {
       clearTimeout(timer);
     }

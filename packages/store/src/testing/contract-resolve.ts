@@ -55,6 +55,8 @@ export function resolveContract(open: MakeStore): void {
       ]);
       const stopStore = fixture.store.onResolved((i) => heard.get('store')!.push(i.inquiryId));
       if (fixture.peer) peer.onResolved((i) => heard.get('peer')!.push(i.inquiryId));
+      // Ready (the readiness probe passes) means resolutions are heard from now on.
+      await Promise.all([fixture.store.ping(5000), peer.ping(5000)]);
       const inquiries = await Promise.all(Array.from({ length: 5 }, () => createNew(fixture.store)));
       await Promise.all(
         inquiries.flatMap((inquiry) =>
