@@ -67,13 +67,8 @@ export const SendInquiryInputSchema = z.object(sendInquiryShape).superRefine((in
   }
   if (input.action && input.kind !== 'approval') issue('action', 'action is only for kind "approval"');
   if (input.defaultAnswer !== undefined) {
-    const problem = responseProblem(
-      // A prefill may leave required questions for the person to fill in.
-      {
-        questions: input.questions?.map((q) => ({ ...q, required: false })),
-        options: input.options,
-        kind: input.kind ?? 'question',
-      },
+    const problem = prefillProblem(
+      { questions: input.questions, options: input.options, kind: input.kind ?? 'question' },
       input.defaultAnswer,
     );
     if (problem) issue('defaultAnswer', problem);
@@ -165,4 +160,14 @@ export function responseProblem(shape: ResponseShape, response: unknown): string
   if (response.length > LIMITS.answerChars) return `answer over ${LIMITS.answerChars} characters`;
   if (shape.options && !shape.options.includes(response)) return `"${response}" is not one of the options`;
   return null;
+}
+
+/**
+ * Why `prefill` (an asker's `defaultAnswer` or a suggested answer) does not fit the inquiry, or
+ * `null` when it does: the rules of {@link responseProblem}, except that a prefill may leave required
+ * questions empty for the person to fill in.
+ */
+export function prefillProblem(shape: ResponseShape, prefill: unknown): string | null {
+  const questions = shape.questions?.map((q) => ({ ...q, required: false }));
+  return responseProblem({ ...shape, questions }, prefill);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, type ResponseShape, responseProblem } from '../src/index.js';
+import { LIMITS, prefillProblem, type ResponseShape, responseProblem } from '../src/index.js';
 
 describe('responseProblem: approvals', () => {
   const approval: ResponseShape = { kind: 'approval' };
@@ -138,5 +138,27 @@ describe('responseProblem: a single question', () => {
 
   it.each([[42], [true], [{ a: 'b' }], [undefined]])('rejects a non-text answer %j', (answer) => {
     expect(responseProblem(freeText, answer)).toBe('expected a text answer');
+  });
+});
+
+describe('prefillProblem: a prefill may leave required questions empty', () => {
+  const form: ResponseShape = {
+    kind: 'question',
+    questions: [
+      { id: 'size', kind: 'choice', options: ['S', 'M'], required: true },
+      { id: 'note', kind: 'text' },
+    ],
+  };
+
+  it('accepts a prefill that leaves a required question empty, which an answer may not', () => {
+    expect(prefillProblem(form, { note: 'gift' })).toBeNull();
+    expect(responseProblem(form, { note: 'gift' })).toMatch(/size: an answer is required/);
+  });
+
+  it('still checks what the prefill does fill in', () => {
+    expect(prefillProblem(form, { size: 'XL' })).toMatch(/size/);
+    expect(prefillProblem(form, { colour: 'red' })).toMatch(/"colour" is not a question/);
+    expect(prefillProblem({ kind: 'question', options: ['a', 'b'] }, 'c')).toMatch(/not one of the options/);
+    expect(prefillProblem({ kind: 'approval' }, 'yes')).toMatch(/"approve" or "reject"/);
   });
 });

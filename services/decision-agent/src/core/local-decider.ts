@@ -1,4 +1,4 @@
-import { type Inquiry, responseProblem } from '@hitl/protocol';
+import { prefillProblem } from '@hitl/protocol';
 import type { Logger } from 'pino';
 import type { ChatModel } from '../llm/chat-model.js';
 import { decisionMessages, suggestionMessages } from '../llm/prompt.js';
@@ -95,12 +95,6 @@ async function askModel(request: DecisionRequest, model: ChatModel): Promise<Ver
   return finalize(inquiry, 'agent', { ...proposal.proposal, model: model.model });
 }
 
-/** A prefill may leave a form's required questions for the person. */
-function suggestionProblem(inquiry: Inquiry, answer: unknown): string | null {
-  const questions = inquiry.questions?.map((q) => ({ ...q, required: false }));
-  return responseProblem({ kind: inquiry.kind, options: inquiry.options, questions }, answer);
-}
-
 async function suggestionFor(request: SuggestRequest, model: ChatModel | undefined): Promise<Suggestion> {
   const { inquiry } = request;
   if (inquiry.kind === 'approval') return { rationale: 'approvals get no suggested answer' };
@@ -120,7 +114,7 @@ async function suggestionFor(request: SuggestRequest, model: ChatModel | undefin
     const { decision, answer, rationale } = parsed.reply;
     if (decision !== 'answer' || answer === undefined)
       return { rationale: clip(rationale), model: model.model };
-    const problem = suggestionProblem(inquiry, answer);
+    const problem = prefillProblem(inquiry, answer);
     if (problem)
       return { rationale: 'no suggestion', model: model.model, error: clip(`unfit suggestion: ${problem}`) };
     return { answer, rationale: clip(rationale), model: model.model };

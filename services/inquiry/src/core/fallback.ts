@@ -10,7 +10,7 @@ import {
   type StrategyChoice,
   suggestionsEnabled,
 } from '@hitl/decision-agent';
-import { type Deadlines, type Inquiry, type Resolution, responseProblem } from '@hitl/protocol';
+import { type Deadlines, type Inquiry, prefillProblem, type Resolution } from '@hitl/protocol';
 import type { InquiryStore, ResolveResult } from '@hitl/store';
 import type { Logger } from 'pino';
 import { decisionResolution, type Ending, type FallbackEnding, fallbackTrigger } from './outcomes.js';
@@ -169,11 +169,7 @@ export class FallbackRunner {
     try {
       const suggestion = await decider.suggest({ inquiry, budgetMs });
       const answer = suggestion.answer;
-      const questions = inquiry.questions?.map((q) => ({ ...q, required: false }));
-      if (
-        answer === undefined ||
-        responseProblem({ kind: inquiry.kind, options: inquiry.options, questions }, answer)
-      ) {
+      if (answer === undefined || prefillProblem(inquiry, answer)) {
         log.debug({ rationale: suggestion.rationale, error: suggestion.error }, 'no suggested answer');
         return;
       }
