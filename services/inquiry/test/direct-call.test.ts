@@ -111,6 +111,12 @@ describe('directCallOf', () => {
     expect(directCallOf(send, headers({ accept: 'application/json' }))).toBeUndefined();
     expect(directCallOf(send, headers({ 'content-type': 'text/plain' }))).toBeUndefined();
     expect(directCallOf(send, headers({ 'mcp-protocol-version': '1999-01-01' }))).toBeUndefined();
+    expect(directCallOf({ ...send, params: { ...send.params, task: {} } }, headers())).toBeUndefined();
+    expect(directCallOf({ ...send, params: { ...send.params, other: 1 } }, headers())).toBeUndefined();
+    expect(
+      directCallOf({ ...send, params: { ...send.params, _meta: { progressToken: 1, other: 1 } } }, headers()),
+    ).toBeUndefined();
+    expect(directCallOf({ ...send, other: 1 }, headers())).toBeUndefined();
   });
 });
 

@@ -1,11 +1,34 @@
 import type { Inquiry } from '@hitl/protocol';
 
-/** Time source; tests pass a fake one. */
+/** Time source and timers; tests pass a fake one to move time by hand. */
 export interface Clock {
   now(): number;
+  /** Calls `fn` once `ms` have passed on this clock; the handle is for `clearTimeout`. */
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as NodeJS.Timeout | undefined),
+};
+
+/**
+ * Resolves once `ms` have passed on `clock`, or at once when `signal` aborts (the timer is cleared).
+ */
+export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clock.clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = clock.setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 /** Hears of inquiries this node created or resolved (device push, local timers). */
 export interface InquiryEvents {

@@ -1,16 +1,42 @@
+import { DEFAULT_SSE_KEEP_ALIVE_MS } from '@modelcontextprotocol/sdk/server/sseKeepAlive.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
   type CallToolRequest,
   CallToolRequestSchema,
   ErrorCode,
   type JSONRPCMessage,
-  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type CallContext, type CallExtra, callTool, toMcpError } from './mcp-server.js';
 import type { SseKeepAlive } from './sse-keep-alive.js';
+import { type CallContext, type CallExtra, callTool, toMcpError } from './tool-calls.js';
+
+/*
+ * The contract of the direct path: it serves only what it fully understands and declines (hands
+ * to the SDK path, which answers as before) everything else, so a request can never get a
+ * different answer here than through the SDK's `Server`. test/direct-call.test.ts compares the
+ * frames of both paths for every case below; an SDK upgrade that changes them fails there.
+ */
 
 /** The two tools this node serves; a call to any other name goes the SDK's way (and fails there). */
 const DIRECT_TOOLS = new Set(['send_inquiry', 'get_inquiry']);
+
+/**
+ * The `MCP-Protocol-Version` values this path serves, pinned here rather than read from the SDK's
+ * `SUPPORTED_PROTOCOL_VERSIONS`: a version the SDK learns later may change frames or params, and
+ * goes the SDK's way until the parity test has been run against it and it is added here.
+ * A request without the header is served (the transport assumes 2025-03-26 then).
+ */
+export const DIRECT_PROTOCOL_VERSIONS: readonly string[] = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+];
+
+/** The members of the JSON-RPC message, of its `params` and of `params._meta` this path understands. */
+const KNOWN_MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const KNOWN_PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
+const KNOWN_META_KEYS = new Set(['progressToken']);
 
 /** The SSE response headers the SDK's transport sends. */
 const SSE_HEADERS = {
@@ -22,31 +48,42 @@ const SSE_HEADERS = {
 
 const encoder = new TextEncoder();
 
-/** The SDK transport's keep-alive period and frame, for streams that get no heartbeats. */
-export const KEEP_ALIVE_MS = 15_000;
-const KEEP_ALIVE_FRAME = encoder.encode(': keepalive\n\n');
+/** The SDK transport's keep-alive period (its own constant) for streams that get no heartbeats. */
+export const KEEP_ALIVE_MS = DEFAULT_SSE_KEEP_ALIVE_MS;
+/** The SDK transport's keep-alive frame; the SDK has no export for it, the parity test pins it. */
+export const KEEP_ALIVE_FRAME = ': keepalive\n\n';
+const KEEP_ALIVE_BYTES = encoder.encode(KEEP_ALIVE_FRAME);
 
 export interface DirectCall {
   id: string | number;
   params: CallToolRequest['params'];
 }
 
+function onlyKeys(value: unknown, known: Set<string>): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).every((key) => known.has(key));
+}
+
 /**
  * The `tools/call` this POST carries when it can be served without a per-request SDK server: one
- * JSON-RPC request (no batch) calling one of our tools, with the headers the SDK's transport would
- * accept. Anything else (`initialize`, lists, batches, a bad header or message) returns undefined
- * and takes the SDK path, which answers it exactly as before.
+ * JSON-RPC request (no batch) calling one of our tools with nothing but `name`, `arguments` and a
+ * `_meta.progressToken`, under a pinned protocol version and the headers the SDK's transport would
+ * accept. Anything else (`initialize`, lists, batches, `params.task`, a member this path does not
+ * know, a bad header or message) returns undefined and takes the SDK path.
  */
 export function directCallOf(body: unknown, headers: Headers): DirectCall | undefined {
-  const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null;
+  const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown } | null;
   if (Array.isArray(body) || message?.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
   const { id } = message;
   if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  if (!onlyKeys(message, KNOWN_MESSAGE_KEYS) || !onlyKeys(message.params, KNOWN_PARAMS_KEYS))
+    return undefined;
+  const meta = (message.params as { _meta?: unknown })._meta;
+  if (meta !== undefined && !onlyKeys(meta, KNOWN_META_KEYS)) return undefined;
   const accept = headers.get('accept');
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   if (!isJsonContentType(headers.get('content-type'))) return undefined;
   const version = headers.get('mcp-protocol-version');
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  if (version !== null && !DIRECT_PROTOCOL_VERSIONS.includes(version)) return undefined;
   const request = CallToolRequestSchema.safeParse(body);
   if (!request.success || !DIRECT_TOOLS.has(request.data.params.name)) return undefined;
   return { id, params: request.data.params };
@@ -100,7 +137,7 @@ export function serveDirectCall(
   if (call.params._meta?.progressToken === undefined || ctx.heartbeatMs > KEEP_ALIVE_MS) {
     stopKeepAlive = keepAlive.add(() => {
       try {
-        out?.enqueue(KEEP_ALIVE_FRAME);
+        out?.enqueue(KEEP_ALIVE_BYTES);
       } catch {
         out = undefined;
       }

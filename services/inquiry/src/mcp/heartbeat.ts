@@ -1,5 +1,5 @@
 import type { Inquiry } from '@hitl/protocol';
-import type { CallExtra } from './mcp-server.js';
+import type { CallExtra } from './tool-calls.js';
 
 export interface Heartbeat {
   stop(): void;

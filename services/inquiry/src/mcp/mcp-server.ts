@@ -1,17 +1,6 @@
-import {
-  describeZodError,
-  GetInquiryInputSchema,
-  HitlError,
-  type Inquiry,
-  SendInquiryInputSchema,
-  type TokenClaims,
-  toInquiryResult,
-} from '@hitl/protocol';
-import type { InquiryStore } from '@hitl/store';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  type CallToolResult,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -19,32 +8,9 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { z } from 'zod';
-import type { InquiryService } from '../core/inquiry-service.js';
-import type { Clock } from '../core/ports.js';
-import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { CLARIFY_PROMPT, type DescribedTool } from './descriptions.js';
-import { startHeartbeat } from './heartbeat.js';
-import { HeldCalls } from './held-calls.js';
-import { resultText } from './result-text.js';
+import { type CallContext, callTool } from './tool-calls.js';
 import { toolList } from './tool-list.js';
-
-/** What a tool call needs from the node and the caller. */
-export interface CallContext {
-  service: InquiryService;
-  store: InquiryStore;
-  heldCalls: HeldCalls;
-  clock: Clock;
-  claims: TokenClaims;
-  tokenKey: string;
-  heartbeatMs: number;
-  /** Longest a `get_inquiry` wait may last (below the client tier). */
-  maxWaitMs: number;
-  /** The node is draining: no new inquiries. */
-  draining: () => boolean;
-  /** False while the shared store is known to be unreachable: new inquiries fail fast. */
-  storeReady: () => boolean;
-}
 
 /** A per-request SDK server also lists tools (described per connection) and prompts. */
 export interface McpContext extends CallContext {
@@ -53,35 +19,6 @@ export interface McpContext extends CallContext {
 }
 
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
-
-type Extra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
-
-/** The part of the SDK's request context a tool call uses; a call served directly provides it too. */
-export type CallExtra = Pick<Extra, 'requestId' | 'signal' | 'sendNotification' | '_meta'>;
-
-function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.infer<S> {
-  const parsed = schema.safeParse(args ?? {});
-  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, describeZodError(parsed.error));
-  return parsed.data;
-}
-
-/** Maps our errors onto JSON-RPC: misuse is a protocol error; nothing here is an `isError` result. */
-export function toMcpError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
-  if (error instanceof HitlError) {
-    const code = error.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    const data: Record<string, unknown> = { code: error.code };
-    if (error.retryAfterMs !== undefined) data.retryAfterMs = error.retryAfterMs;
-    return new McpError(code, error.message, data);
-  }
-  if (isStoreOutage(error)) return toMcpError(storeUnavailable());
-  return new McpError(ErrorCode.InternalError, 'internal error');
-}
-
-function toolResult(inquiry: Inquiry | null, now: number): CallToolResult {
-  const structured = toInquiryResult(inquiry, now);
-  return { content: [{ type: 'text', text: resultText(structured) }], structuredContent: structured };
-}
 
 /** A fresh low-level MCP server for one HTTP request (stateless mode: never shared). */
 export function createMcpServer(ctx: McpContext): Server {
@@ -116,99 +53,3 @@ export function createMcpServer(ctx: McpContext): Server {
   });
   return server;
 }
-
-/**
- * `tools/call` of `send_inquiry` or `get_inquiry`.
- * @throws McpError for misuse and failures (the JSON-RPC error the caller gets)
- */
-export async function callTool(
-  ctx: CallContext,
-  params: { name: string; arguments?: unknown },
-  extra: CallExtra,
-): Promise<CallToolResult> {
-  try {
-    if (params.name === 'send_inquiry') return await sendInquiry(ctx, params.arguments, extra);
-    if (params.name === 'get_inquiry') return await getInquiry(ctx, params.arguments, extra);
-  } catch (error) {
-    throw toMcpError(error);
-  }
-  throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${params.name}`);
-}
-
-async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Promise<CallToolResult> {
-  const input = parseArgs(SendInquiryInputSchema, args);
-  if (ctx.draining()) {
-    throw new HitlError('unavailable', 'this node is shutting down; retry on another node', 1000);
-  }
-  if (!ctx.storeReady()) throw storeUnavailable();
-  const { inquiry } = await ctx.service.ask(
-    { userId: ctx.claims.sub, tokenSubject: ctx.claims.sub, name: ctx.claims.name },
-    input,
-  );
-  const heartbeat = startHeartbeat(extra, ctx.heartbeatMs, inquiry);
-  try {
-    // Past the service deadline the timer has resolved it; halfway to the client tier is the safety net.
-    const { serviceAt, clientAt } = inquiry.deadlines;
-    return await hold(ctx, inquiry, extra, serviceAt + Math.floor((clientAt - serviceAt) / 2));
-  } finally {
-    heartbeat?.stop();
-  }
-}
-
-async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Promise<CallToolResult> {
-  const input = parseArgs(GetInquiryInputSchema, args);
-  const userId = ctx.claims.sub;
-  const inquiry = input.inquiryId
-    ? await ctx.service.find(input.inquiryId, userId)
-    : await ctx.service.findByKey(userId, input.idempotencyKey ?? '');
-  const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
-  if (inquiry?.status !== 'pending' || waitMs === 0) return toolResult(inquiry, ctx.clock.now());
-  const heartbeat = startHeartbeat(extra, ctx.heartbeatMs);
-  try {
-    return await hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
-  } finally {
-    heartbeat?.stop();
-  }
-}
-
-/** Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`. */
-async function hold(
-  ctx: CallContext,
-  inquiry: Inquiry,
-  extra: CallExtra,
-  deadline: number,
-): Promise<CallToolResult> {
-  const { inquiryId } = inquiry;
-  if (inquiry.status !== 'pending') return toolResult(inquiry, ctx.clock.now());
-  const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
-  const call = ctx.heldCalls.hold(key, inquiryId);
-  try {
-    // A cancel for this call may reach another node: let it find the inquiry through the store.
-    // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
-    const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
-    ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
-    // The caller going away ends the wait too: one listener, lighter than a composite signal per call.
-    const { signal } = call.controller;
-    if (extra.signal.aborted) call.controller.abort(extra.signal.reason);
-    else extra.signal.addEventListener('abort', onCallerGone, { once: true });
-    for (;;) {
-      try {
-        const latest = await ctx.service.wait(inquiryId, signal, deadline);
-        return toolResult(latest ?? inquiry, ctx.clock.now());
-      } catch (error) {
-        // A store outage (Redis restarting) pauses the wait instead of failing the call.
-        if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, OUTAGE_PAUSE_MS));
-      }
-    }
-  } finally {
-    extra.signal.removeEventListener('abort', onCallerGone);
-    ctx.heldCalls.release(key, call);
-  }
-
-  function onCallerGone() {
-    call.controller.abort(extra.signal.reason);
-  }
-}
-
-const OUTAGE_PAUSE_MS = 500;
