@@ -129,9 +129,9 @@ export class FallbackRunner {
       return closed(choice.forbidden);
     }
     const budgetMs = Math.max(0, Math.floor(deadline - started));
-    let timer: NodeJS.Timeout | undefined;
+    let timer: unknown;
     const late = new Promise<Decision>((resolve) => {
-      timer = setTimeout(() => {
+      timer = clock.setTimeout(() => {
         const error = `the decision agent did not answer within ${budgetMs} ms`;
         resolve(closed(error, error));
       }, budgetMs + LATE_MS);
@@ -144,7 +144,7 @@ export class FallbackRunner {
       const message = `the decision agent failed: ${error instanceof Error ? error.message : String(error)}`;
       decision = closed(message, message);
     } finally {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
     }
     if (decision.strategy !== choice.strategy) {
       log.warn(
