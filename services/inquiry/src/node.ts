@@ -10,7 +10,7 @@ import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { createDecisionParts } from './core/decision-setup.js';
 import { InquiryService } from './core/inquiry-service.js';
-import { type Clock, type InquiryEvents, systemClock } from './core/ports.js';
+import { type Clock, type InquiryEvents, systemClock, within } from './core/ports.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { ServiceTimers } from './core/service-timers.js';
 import { createApp } from './http/app.js';
@@ -132,16 +132,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     closing ??= (async () => {
       draining = true;
       logger.info({ held: heldCalls.size }, 'draining');
-      const stopAt = clock.now() + config.drainMs;
-      while (heldCalls.size > 0 && clock.now() < stopAt) await new Promise((r) => setTimeout(r, 50));
+      await within(clock, config.drainMs, heldCalls.whenEmpty());
       heldCalls.releaseAll('node shutting down');
-      while (heldCalls.size > 0) await new Promise((r) => setTimeout(r, 10));
+      await heldCalls.whenEmpty();
       timers.stop();
       // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
-      await Promise.race([
-        gateway.io.close().catch(() => undefined),
-        new Promise((r) => setTimeout(r, 2000)),
-      ]);
+      await within(clock, 2000, gateway.io.close());
       httpServer.closeAllConnections();
       await store.close();
       await redis?.close();

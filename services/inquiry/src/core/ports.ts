@@ -30,6 +30,16 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   });
 }
 
+/** Waits for `work` to settle, but no longer than `ms` on `clock`; the timer is cleared either way. */
+export async function within(clock: Clock, ms: number, work: Promise<unknown>): Promise<void> {
+  const settled = new AbortController();
+  const done = work.then(
+    () => settled.abort(),
+    () => settled.abort(),
+  );
+  await Promise.race([done, sleep(clock, ms, settled.signal)]);
+}
+
 /** Hears of inquiries this node created or resolved (device push, local timers). */
 export interface InquiryEvents {
   created(inquiry: Inquiry): void;

@@ -4,6 +4,7 @@
  */
 export class HeldCalls {
   private readonly calls = new Map<string, HeldCall>();
+  private emptied: (() => void)[] = [];
 
   static key(tokenKey: string, requestId: string | number): string {
     return `${tokenKey}\u0000${typeof requestId}:${requestId}`;
@@ -21,7 +22,18 @@ export class HeldCalls {
   }
 
   release(key: string, call: HeldCall): void {
-    if (this.calls.get(key) === call) this.calls.delete(key);
+    if (this.calls.get(key) !== call) return;
+    this.calls.delete(key);
+    if (this.calls.size > 0) return;
+    const waiting = this.emptied;
+    this.emptied = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  /** Resolves once no call is held (at once when none is). */
+  whenEmpty(): Promise<void> {
+    if (this.calls.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.emptied.push(resolve));
   }
 
   inquiryFor(key: string): string | undefined {

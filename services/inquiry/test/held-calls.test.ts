@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { within } from '../src/core/ports.js';
+import { HeldCalls } from '../src/mcp/held-calls.js';
+import { ManualClock } from './manual-clock.js';
+
+const settledNow = async (promise: Promise<unknown>) => {
+  let settled = false;
+  void promise.then(() => {
+    settled = true;
+  });
+  await new Promise((r) => setImmediate(r));
+  return settled;
+};
+
+describe('HeldCalls.whenEmpty', () => {
+  it('resolves at once when nothing is held, and when the last held call is released', async () => {
+    const calls = new HeldCalls();
+    expect(await settledNow(calls.whenEmpty())).toBe(true);
+    const a = calls.hold('a', 'inq-a');
+    const b = calls.hold('b', 'inq-b');
+    const empty = calls.whenEmpty();
+    calls.release('a', a);
+    expect(await settledNow(empty)).toBe(false);
+    // A stale release (another call now holds the key) changes nothing.
+    calls.release('b', calls.hold('c', 'inq-c') as typeof b);
+    expect(await settledNow(empty)).toBe(false);
+    calls.release('b', b);
+    calls.release('c', calls.hold('c', 'inq-c'));
+    expect(await settledNow(empty)).toBe(true);
+  });
+});
+
+describe('within: the drain’s bounded wait, on the node’s clock', () => {
+  it('ends when the work settles, clearing its timer', async () => {
+    const clock = new ManualClock();
+    const calls = new HeldCalls();
+    const call = calls.hold('a', 'inq-a');
+    const waited = within(clock, 5000, calls.whenEmpty());
+    expect(clock.pending).toBe(1);
+    calls.release('a', call);
+    expect(await settledNow(waited)).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('ends when the clock passes the limit, even though the work never settles', async () => {
+    const clock = new ManualClock();
+    const waited = within(clock, 5000, new Promise(() => undefined));
+    clock.advance(4999);
+    expect(await settledNow(waited)).toBe(false);
+    clock.advance(1);
+    expect(await settledNow(waited)).toBe(true);
+  });
+});
