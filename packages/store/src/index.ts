@@ -1,4 +1,7 @@
 export { newInquiryId } from './ids.js';
+export { copyLuaFiles } from './lua-kit/copy-lua.js';
+export { defineScriptFiles, loadScriptDir, type RawReply, type ScriptFile } from './lua-kit/script-loader.js';
+export { readReply, type ScriptReply, ScriptReplyError } from './lua-kit/script-reply.js';
 export { MemoryInquiryStore } from './memory/memory-store.js';
 export { RedisInquiryStore, type RedisStoreOptions } from './redis/redis-store.js';
 export type {

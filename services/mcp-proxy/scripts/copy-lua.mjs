@@ -1,7 +1,4 @@
-// Copies the Lua scripts next to the compiled loader (dist/store/scripts.js reads ../lua/).
-import { cpSync, rmSync } from 'node:fs';
+// The build's copy step (src/lua → dist/lua, include/ too), shared with @hitl/store.
+import { copyLuaFiles } from '@hitl/store';
 
-const from = new URL('../src/lua/', import.meta.url);
-const to = new URL('../dist/lua/', import.meta.url);
-rmSync(to, { recursive: true, force: true });
-cpSync(from, to, { recursive: true });
+copyLuaFiles(new URL('../', import.meta.url));

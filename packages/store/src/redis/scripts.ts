@@ -1,9 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Cluster, Redis, Result } from 'ioredis';
+import { defineScriptFiles, loadScriptDir, type RawReply } from '../lua-kit/script-loader.js';
 
-/** A script's raw reply: a code (see `ScriptCode`) then payload fields (null for missing ones). */
-export type RawReply = [number, ...(string | number | null)[]];
+export type { RawReply };
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -51,39 +49,10 @@ declare module 'ioredis' {
   }
 }
 
-/** One Lua file: `<verb>-<numKeys>.lua` becomes the command `hitl<Verb>` taking numKeys keys. */
-export interface ScriptFile {
-  command: string;
-  numberOfKeys: number;
-  lua: string;
-}
-
 /** Beside this module in both layouts: src/redis → src/lua, dist/redis → dist/lua (copied by the build). */
-const LUA_DIR = fileURLToPath(new URL('../lua/', import.meta.url));
-const FILE_NAME = /^([a-z]+(?:-[a-z]+)*)-(\d+)\.lua$/;
+const LUA_DIR = new URL('../lua/', import.meta.url);
 
-let loaded: ScriptFile[] | undefined;
-
-/** Reads every script once per process. */
-export function loadScripts(): ScriptFile[] {
-  loaded ??= readdirSync(LUA_DIR)
-    .filter((file) => file.endsWith('.lua'))
-    .sort()
-    .map((file) => {
-      const match = FILE_NAME.exec(file);
-      if (!match?.[1] || !match[2]) throw new Error(`Lua file name must be <verb>-<numKeys>.lua: ${file}`);
-      return {
-        command: `hitl${match[1].replace(/(?:^|-)([a-z])/g, (_, letter: string) => letter.toUpperCase())}`,
-        numberOfKeys: Number(match[2]),
-        lua: readFileSync(`${LUA_DIR}${file}`, 'utf8'),
-      };
-    });
-  return loaded;
-}
-
-/** Registers every script on the client (ioredis then runs them by EVALSHA, falling back to EVAL). */
+/** Registers every store script as `hitl<Verb>` (see `loadScriptDir`). */
 export function defineScripts(client: Redis | Cluster): void {
-  for (const { command, numberOfKeys, lua } of loadScripts()) {
-    client.defineCommand(command, { numberOfKeys, lua });
-  }
+  defineScriptFiles(client, loadScriptDir(LUA_DIR, 'hitl'));
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Inquiry, Resolution } from '@hitl/protocol';
+import { readReply } from '../lua-kit/script-reply.js';
 import type { CreateOptions, CreateResult, NewInquiry, ResolveResult } from '../store.js';
 import { decodeFields, encodeNew, encodeResolution } from './codec.js';
-import { readReply, ScriptCode } from './codes.js';
+import { ScriptCode } from './codes.js';
 import { prunePending, type ReadContext } from './listing.js';
 
 /** What the write paths need from the store. */
@@ -47,6 +48,7 @@ export async function createInquiry(
       randomUUID(),
     ),
     [ScriptCode.Done, ScriptCode.Existed],
+    ScriptCode,
   );
   const created = written.code === ScriptCode.Done;
   const inquiry = decodeFields(
@@ -80,6 +82,7 @@ async function reserve(ctx: WriteContext, input: NewInquiry, options: CreateOpti
       idempotencyKey === undefined ? '0' : '1',
     ),
     [ScriptCode.Done, ScriptCode.Existed, ScriptCode.OverLimit],
+    ScriptCode,
   );
 }
 
@@ -109,6 +112,7 @@ export async function resolveInquiry(
       randomUUID(),
     ),
     [ScriptCode.Done, ScriptCode.Existed, ScriptCode.NotFound],
+    ScriptCode,
   );
   if (reply.code === ScriptCode.NotFound) return { kind: 'not_found' };
   const inquiry = decodeFields(reply.fields);
@@ -145,10 +149,11 @@ export async function suggestAnswer(
   suggestedAnswer: Inquiry['suggestedAnswer'],
 ): Promise<boolean> {
   const json = suggestedAnswer === undefined ? '' : JSON.stringify(suggestedAnswer);
-  const reply = readReply('suggest-1', await ctx.redis.hitlSuggest(ctx.keys.inquiry(inquiryId), json), [
-    ScriptCode.Done,
-    ScriptCode.NotPending,
-    ScriptCode.NotFound,
-  ]);
+  const reply = readReply(
+    'suggest-1',
+    await ctx.redis.hitlSuggest(ctx.keys.inquiry(inquiryId), json),
+    [ScriptCode.Done, ScriptCode.NotPending, ScriptCode.NotFound],
+    ScriptCode,
+  );
   return reply.code === ScriptCode.Done;
 }

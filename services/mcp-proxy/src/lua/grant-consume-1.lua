@@ -14,6 +14,7 @@
     {-2, state}    not approved (pending, rejected, used or expired); its state
     {-4}           expired just now; the grant is now 'expired'
 ]]
+-- #include grant-expiry
 local f = redis.call('HMGET', KEYS[1], 'state', 'expiresAt', 'digest')
 if not f[1] then
   return {-1}
@@ -24,8 +25,7 @@ end
 if f[1] ~= 'approved' then
   return {-2, f[1]}
 end
-if tonumber(ARGV[2]) > tonumber(f[2]) then
-  redis.call('HSET', KEYS[1], 'state', 'expired')
+if expireIfLate(KEYS[1], ARGV[2], f[2]) then
   return {-4}
 end
 redis.call('HSET', KEYS[1], 'state', 'used', 'usedAt', ARGV[2])

@@ -13,6 +13,7 @@
     {-2, state}    not pending any more; its state
     {-4}           expired (now past expiresAt); the grant is now 'expired'
 ]]
+-- #include grant-expiry
 local f = redis.call('HMGET', KEYS[1], 'state', 'expiresAt')
 if not f[1] then
   return {-1}
@@ -20,8 +21,7 @@ end
 if f[1] ~= 'pending' then
   return {-2, f[1]}
 end
-if tonumber(ARGV[2]) > tonumber(f[2]) then
-  redis.call('HSET', KEYS[1], 'state', 'expired')
+if expireIfLate(KEYS[1], ARGV[2], f[2]) then
   return {-4}
 end
 redis.call('HSET', KEYS[1], 'state', ARGV[1], 'decidedAt', ARGV[2])

@@ -4,6 +4,7 @@ import type { HumanVerdict } from '../approval/ask-human.js';
 import type { ProxyDecision, ProxyOutcome } from '../audit/audit-sink.js';
 import { callDigest, canonicalJson } from '../core/call-digest.js';
 import { decideGate, type GateDecision, readConfidence } from '../policy/gate.js';
+import type { OperationPatch } from '../store/proxy-store.js';
 import type { CallDeps } from './call-deps.js';
 import { forwardCall } from './forward.js';
 import type { ProgressRelay } from './progress-relay.js';
@@ -17,11 +18,7 @@ export interface GatedCall {
   relay?: ProgressRelay;
   idempotencyKey?: string;
   /** Told where the call stands, for `get_operation_status` (idempotent calls only). */
-  onStage?: (stage: {
-    state: 'awaiting_approval' | 'in_progress';
-    inquiryId?: string;
-    grantId?: string;
-  }) => void;
+  onStage?: (stage: OperationPatch) => void;
 }
 
 /** The call's arguments as an object (absent arguments are `{}`). */

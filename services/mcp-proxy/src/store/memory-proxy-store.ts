@@ -4,8 +4,11 @@ import type {
   ConsumeOutcome,
   DecideOutcome,
   GrantState,
+  GrantVerdict,
   NewGrant,
   Operation,
+  OperationClaim,
+  OperationPatch,
   ProxyStore,
 } from './proxy-store.js';
 
@@ -41,7 +44,7 @@ export class MemoryProxyStore implements ProxyStore {
     });
   }
 
-  async decideGrant(grantId: string, decision: 'approved' | 'rejected', now: number): Promise<DecideOutcome> {
+  async decideGrant(grantId: string, decision: GrantVerdict, now: number): Promise<DecideOutcome> {
     const grant = this.liveGrant(grantId);
     if (!grant) return 'not_found';
     if (grant.state !== 'pending') return 'not_pending';
@@ -67,11 +70,7 @@ export class MemoryProxyStore implements ProxyStore {
     return 'ok';
   }
 
-  async beginOperation(
-    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
-    leaseMs: number,
-    now: number,
-  ): Promise<BeginResult> {
+  async beginOperation(op: OperationClaim, leaseMs: number, now: number): Promise<BeginResult> {
     this.prune();
     const existing = this.liveOperation(op.userId, op.key);
     if (existing) return { started: false, existing: strip(existing) };
@@ -87,7 +86,7 @@ export class MemoryProxyStore implements ProxyStore {
     userId: string,
     key: string,
     owner: string,
-    patch: { state: 'awaiting_approval' | 'in_progress'; inquiryId?: string; grantId?: string },
+    patch: OperationPatch,
     now: number,
   ): Promise<boolean> {
     const row = this.liveOperation(userId, key);

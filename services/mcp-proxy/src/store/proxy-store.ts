@@ -11,6 +11,9 @@ export interface NewGrant {
   expiresAt: number;
 }
 
+/** The human's verdict on a grant. */
+export type GrantVerdict = 'approved' | 'rejected';
+
 /** What recording the human's verdict on a grant did. */
 export type DecideOutcome = 'approved' | 'rejected' | 'expired' | 'not_found' | 'not_pending';
 
@@ -37,6 +40,16 @@ export interface Operation {
 
 export type BeginResult = { started: true } | { started: false; existing: Operation };
 
+/** What a caller claiming an operation key says about it. */
+export type OperationClaim = Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>;
+
+/** How the owner moves an unfinished operation along. */
+export interface OperationPatch {
+  state: Exclude<OperationState, 'done'>;
+  inquiryId?: string;
+  grantId?: string;
+}
+
 /**
  * The proxy's shared state: approval grants and idempotent operations. The memory store serves one
  * process; the Redis store is the single source of truth across proxy nodes. Both pass one contract
@@ -45,22 +58,18 @@ export type BeginResult = { started: true } | { started: false; existing: Operat
 export interface ProxyStore {
   createGrant(grant: NewGrant): Promise<void>;
   /** Records the human's verdict once; a verdict after `expiresAt` expires the grant instead. */
-  decideGrant(grantId: string, decision: 'approved' | 'rejected', now: number): Promise<DecideOutcome>;
+  decideGrant(grantId: string, decision: GrantVerdict, now: number): Promise<DecideOutcome>;
   /** Atomically uses an approved grant for a call with `digest`: at most one caller ever gets `ok`. */
   consumeGrant(grantId: string, digest: string, now: number): Promise<ConsumeOutcome>;
 
   /** Claims `key` for this caller (`started`), or returns whoever holds it. The claim lapses after `leaseMs`. */
-  beginOperation(
-    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
-    leaseMs: number,
-    now: number,
-  ): Promise<BeginResult>;
+  beginOperation(op: OperationClaim, leaseMs: number, now: number): Promise<BeginResult>;
   /** Moves an operation the caller owns along; false when it is no longer theirs (or gone). */
   updateOperation(
     userId: string,
     key: string,
     owner: string,
-    patch: { state: Exclude<OperationState, 'done'>; inquiryId?: string; grantId?: string },
+    patch: OperationPatch,
     now: number,
   ): Promise<boolean>;
   /** Stores the result (kept `retentionMs`) and wakes every waiter on any node; false when not the owner. */

@@ -1,3 +1,4 @@
+import { readReply } from '@hitl/store';
 import { type Cluster, Redis } from 'ioredis';
 import { DEFAULT_PROXY_PREFIX, type ProxyKeys, proxyKeys } from './keys.js';
 import { OperationWaiters } from './op-waiters.js';
@@ -5,8 +6,11 @@ import type {
   BeginResult,
   ConsumeOutcome,
   DecideOutcome,
+  GrantVerdict,
   NewGrant,
   Operation,
+  OperationClaim,
+  OperationPatch,
   OperationState,
   ProxyStore,
 } from './proxy-store.js';
@@ -56,16 +60,28 @@ export class RedisProxyStore implements ProxyStore {
       .exec();
   }
 
-  async decideGrant(grantId: string, decision: 'approved' | 'rejected', now: number): Promise<DecideOutcome> {
-    const [code] = await this.redis.hitlProxyGrantDecide(this.keys.grant(grantId), decision, now);
+  async decideGrant(grantId: string, decision: GrantVerdict, now: number): Promise<DecideOutcome> {
+    const { code } = readReply(
+      'grant-decide-1',
+      await this.redis.hitlProxyGrantDecide(this.keys.grant(grantId), decision, now),
+      [ScriptCode.Done, ScriptCode.Expired, ScriptCode.WrongState, ScriptCode.NotFound],
+      ScriptCode,
+    );
     if (code === ScriptCode.Done) return decision;
     if (code === ScriptCode.Expired) return 'expired';
-    if (code === ScriptCode.WrongState) return 'not_pending';
-    return 'not_found';
+    return code === ScriptCode.WrongState ? 'not_pending' : 'not_found';
   }
 
   async consumeGrant(grantId: string, digest: string, now: number): Promise<ConsumeOutcome> {
-    const [code, state] = await this.redis.hitlProxyGrantConsume(this.keys.grant(grantId), digest, now);
+    const {
+      code,
+      fields: [state],
+    } = readReply(
+      'grant-consume-1',
+      await this.redis.hitlProxyGrantConsume(this.keys.grant(grantId), digest, now),
+      [ScriptCode.Done, ScriptCode.Mismatch, ScriptCode.Expired, ScriptCode.WrongState, ScriptCode.NotFound],
+      ScriptCode,
+    );
     switch (code) {
       case ScriptCode.Done:
         return 'ok';
@@ -75,42 +91,48 @@ export class RedisProxyStore implements ProxyStore {
         return 'expired';
       case ScriptCode.WrongState:
         return state === 'used' || state === 'expired' ? state : 'not_approved';
-      default:
+      case ScriptCode.NotFound:
         return 'not_found';
     }
   }
 
-  async beginOperation(
-    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
-    leaseMs: number,
-    now: number,
-  ): Promise<BeginResult> {
-    const reply = await this.redis.hitlProxyOpBegin(
-      this.keys.operation(op.userId, op.key),
-      op.digest,
-      op.state,
-      op.owner,
-      leaseMs,
-      now,
+  async beginOperation(op: OperationClaim, leaseMs: number, now: number): Promise<BeginResult> {
+    const reply = readReply(
+      'op-begin-1',
+      await this.redis.hitlProxyOpBegin(
+        this.keys.operation(op.userId, op.key),
+        op.digest,
+        op.state,
+        op.owner,
+        leaseMs,
+        now,
+      ),
+      [ScriptCode.Done, ScriptCode.Existed],
+      ScriptCode,
     );
-    if (reply[0] === ScriptCode.Done) return { started: true };
-    return { started: false, existing: toOperation(op.userId, op.key, reply.slice(1)) };
+    if (reply.code === ScriptCode.Done) return { started: true };
+    return { started: false, existing: toOperation(op.userId, op.key, reply.fields) };
   }
 
   async updateOperation(
     userId: string,
     key: string,
     owner: string,
-    patch: { state: Exclude<OperationState, 'done'>; inquiryId?: string; grantId?: string },
+    patch: OperationPatch,
     now: number,
   ): Promise<boolean> {
-    const [code] = await this.redis.hitlProxyOpUpdate(
-      this.keys.operation(userId, key),
-      owner,
-      patch.state,
-      now,
-      patch.inquiryId ?? '',
-      patch.grantId ?? '',
+    const { code } = readReply(
+      'op-update-1',
+      await this.redis.hitlProxyOpUpdate(
+        this.keys.operation(userId, key),
+        owner,
+        patch.state,
+        now,
+        patch.inquiryId ?? '',
+        patch.grantId ?? '',
+      ),
+      [ScriptCode.Done, ScriptCode.NotFound, ScriptCode.NotOwner],
+      ScriptCode,
     );
     return code === ScriptCode.Done;
   }
@@ -123,14 +145,19 @@ export class RedisProxyStore implements ProxyStore {
     retentionMs: number,
     now: number,
   ): Promise<boolean> {
-    const [code] = await this.redis.hitlProxyOpFinish(
-      this.keys.operation(userId, key),
-      owner,
-      JSON.stringify(result ?? null),
-      retentionMs,
-      now,
-      this.keys.doneChannel,
-      OperationWaiters.id(userId, key),
+    const { code } = readReply(
+      'op-finish-1',
+      await this.redis.hitlProxyOpFinish(
+        this.keys.operation(userId, key),
+        owner,
+        JSON.stringify(result ?? null),
+        retentionMs,
+        now,
+        this.keys.doneChannel,
+        OperationWaiters.id(userId, key),
+      ),
+      [ScriptCode.Done, ScriptCode.NotFound, ScriptCode.NotOwner],
+      ScriptCode,
     );
     return code === ScriptCode.Done;
   }

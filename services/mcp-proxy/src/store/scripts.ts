@@ -1,9 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { defineScriptFiles, loadScriptDir, type RawReply } from '@hitl/store';
 import type { Cluster, Redis, Result } from 'ioredis';
-
-/** A script's raw reply: a code (see `ScriptCode`) then payload fields (null for missing ones). */
-export type RawReply = [number, ...(string | number | null)[]];
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -54,18 +50,9 @@ export enum ScriptCode {
 }
 
 /** Beside this module in both layouts: src/store → src/lua, dist/store → dist/lua (copied by the build). */
-const LUA_DIR = fileURLToPath(new URL('../lua/', import.meta.url));
-const FILE_NAME = /^([a-z]+(?:-[a-z]+)*)-(\d+)\.lua$/;
+const LUA_DIR = new URL('../lua/', import.meta.url);
 
-/** Registers every script as `hitlProxy<Verb>` (ioredis then runs them by EVALSHA, falling back to EVAL). */
+/** Registers every script as `hitlProxy<Verb>` with the store's loader (`-- #include` from lua/include/). */
 export function defineProxyScripts(client: Redis | Cluster): void {
-  for (const file of readdirSync(LUA_DIR).filter((name) => name.endsWith('.lua'))) {
-    const match = FILE_NAME.exec(file);
-    if (!match?.[1] || !match[2]) throw new Error(`Lua file name must be <verb>-<numKeys>.lua: ${file}`);
-    const verb = match[1].replace(/(?:^|-)([a-z])/g, (_, letter: string) => letter.toUpperCase());
-    client.defineCommand(`hitlProxy${verb}`, {
-      numberOfKeys: Number(match[2]),
-      lua: readFileSync(`${LUA_DIR}${file}`, 'utf8'),
-    });
-  }
+  defineScriptFiles(client, loadScriptDir(LUA_DIR, 'hitlProxy'));
 }
