@@ -1,4 +1,5 @@
 import type { Inquiry } from '@hitl/protocol';
+import type { Clock } from '../core/ports.js';
 import type { CallExtra } from './tool-calls.js';
 
 export interface Heartbeat {
@@ -8,10 +9,11 @@ export interface Heartbeat {
 /**
  * When the caller asked for progress: the first notification at once (carrying the inquiry id so a
  * client can show or later fetch it), then one every `intervalMs` so clients that reset their timeout
- * on progress keep waiting.
+ * on progress keep waiting (timed on the node's clock).
  */
 export function startHeartbeat(
   extra: Pick<CallExtra, '_meta' | 'sendNotification'>,
+  clock: Clock,
   intervalMs: number,
   inquiry?: Inquiry,
 ): Heartbeat | undefined {
@@ -32,10 +34,11 @@ export function startHeartbeat(
       type: 'INQUIRY',
     });
   }
-  const timer = setInterval(() => {
+  let timer = clock.setTimeout(beat, intervalMs);
+  function beat() {
     progress += 1;
     void send('waiting for the person to answer');
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+    timer = clock.setTimeout(beat, intervalMs);
+  }
+  return { stop: () => clock.clearTimeout(timer) };
 }

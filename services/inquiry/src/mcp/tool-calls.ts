@@ -107,7 +107,7 @@ async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): P
     { userId: ctx.claims.sub, tokenSubject: ctx.claims.sub, name: ctx.claims.name },
     input,
   );
-  const heartbeat = startHeartbeat(extra, ctx.heartbeatMs, inquiry);
+  const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry);
   try {
     // Past the service deadline the timer has resolved it; halfway to the client tier is the safety net.
     const { serviceAt, clientAt } = inquiry.deadlines;
@@ -125,7 +125,7 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
     : await ctx.service.findByKey(userId, input.idempotencyKey ?? '');
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
   if (inquiry?.status !== 'pending' || waitMs === 0) return toolResult(inquiry, ctx.clock.now());
-  const heartbeat = startHeartbeat(extra, ctx.heartbeatMs);
+  const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs);
   try {
     return await hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
   } finally {
