@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type NodeProcess, SECRET, sleep, spawnNode, token } from '../node-process.js';
 
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
-/** A real MCP backend (official SDK): `note` has no annotations; each run appends a line to LEDGER_FILE. */
+/** A real MCP backend (official SDK): `jot` has no annotations; each run appends a line to LEDGER_FILE. */
 const LEDGER = fileURLToPath(new URL('../../../mcp-proxy/test/fixtures/ledger-server.mjs', import.meta.url));
 
 /** Finding 4: a tool without annotations is destructive, so it asks a human (DESIGN §3.7). */
@@ -49,7 +49,7 @@ describe('security: the proxy asks before running an unannotated tool, whatever 
 
   it('confidence 0.95 on a tool with no annotations: a human is asked, nothing runs until then', async () => {
     const call = agent.callTool({
-      name: 'note',
+      name: 'jot',
       arguments: { text: 'wipe the books' },
       _meta: { confidence: 0.95 },
     });
@@ -65,7 +65,7 @@ describe('security: the proxy asks before running an unannotated tool, whatever 
 
     let approval: DeviceInquiry | undefined;
     await eventually(async () => {
-      approval = (await pendingApprovals()).find((i) => i.action?.tool === 'note');
+      approval = (await pendingApprovals()).find((i) => i.action?.tool === 'jot');
       return approval !== undefined;
     }, 5000);
     const rejected = await fetch(`${node.url}/api/inquiries/${approval?.inquiryId}/answer`, {
