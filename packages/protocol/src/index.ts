@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './form.js';
 export * from './inquiry.js';
+export * from './json-depth.js';
 export * from './limits.js';
 export * from './rest.js';
 export * from './tiers.js';
