@@ -1,4 +1,4 @@
-export { loadOrCreateSecret } from './auth/secret.js';
+export { loadOrCreateSecret, SecretFileError } from './auth/secret.js';
 export { TokenService } from './auth/tokens.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { type AuthVariables, requireRole, tokenFingerprint } from './http/auth.js';
