@@ -26,6 +26,7 @@ export function registerDecide(program: Command): void {
         host: config.host,
         secret,
         logger,
+        hostPolicy: { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
         decider: createLocalDecider({ ...(model ? { model } : {}), logger }),
       });
       process.stdout.write(

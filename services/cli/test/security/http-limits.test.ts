@@ -87,8 +87,10 @@ describe('security: HTTP limits', () => {
 
     const started = Date.now();
     const drip = await open(node.url);
+    // Authorised, so the node waits for the body rather than answering 401 at once.
+    const auth = `Authorization: Bearer ${await token('slow', 'agent')}`;
     drip.socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
+      `POST /mcp HTTP/1.1\r\nHost: ${host}\r\n${auth}\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`,
     );
     const headers = await open(node.url);
     headers.socket.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n`);

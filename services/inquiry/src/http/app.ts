@@ -8,7 +8,7 @@ import type { NodeMetrics } from '../metrics.js';
 import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { errorResponse, JSONRPC, jsonRpcError } from './errors.js';
-import { type HostPolicy, hostOriginProblem } from './host-guard.js';
+import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { webRoutes } from './web-routes.js';
 

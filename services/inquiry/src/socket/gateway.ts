@@ -24,7 +24,7 @@ import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { tokenFingerprint } from '../http/auth.js';
-import { type HostPolicy, hostOriginProblem } from '../http/host-guard.js';
+import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
 
 interface DeviceData {
   userId: string;

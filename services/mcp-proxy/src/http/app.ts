@@ -1,10 +1,5 @@
-import {
-  type AuthVariables,
-  type HostPolicy,
-  hostOriginProblem,
-  requireRole,
-  type TokenService,
-} from '@hitl/inquiry';
+import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
+import { type AuthVariables, requireRole, type TokenService } from '@hitl/inquiry';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
