@@ -10,3 +10,4 @@ export * from './tiers.js';
 export * from './tokens.js';
 export * from './tools.js';
 export * from './view.js';
+export * from './visible-text.js';

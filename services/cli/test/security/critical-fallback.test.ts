@@ -34,8 +34,8 @@ describe('security: a critical inquiry is never answered by a machine', () => {
     const out = result.structuredContent as InquiryResult;
     expect(out.status).toBe('timed_out');
     expect(out.answer).toBeUndefined();
-    expect(out.resolvedBy.strategy).toBe('fail_closed');
-    expect(out.resolvedBy.rationale).toMatch(/critical/);
+    expect(out.resolvedBy?.strategy).toBe('fail_closed');
+    expect(out.resolvedBy?.rationale).toMatch(/critical/);
     const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
     expect(text).not.toMatch(/\byes\b/);
   });
@@ -52,6 +52,6 @@ describe('security: a critical inquiry is never answered by a machine', () => {
     });
     const out = result.structuredContent as InquiryResult;
     expect(out.answer).toBeUndefined();
-    expect(out.resolvedBy.strategy).toBe('fail_closed');
+    expect(out.resolvedBy?.strategy).toBe('fail_closed');
   });
 });
