@@ -6,7 +6,14 @@ const listed = { allowedHosts: ['hitl.example.com'], allowedOrigins: ['https://a
 
 describe('hostOriginProblem', () => {
   it('passes loopback names on any port, with or without a loopback Origin', () => {
-    for (const host of ['localhost', 'localhost:8787', '127.0.0.1:1', '127.8.9.10', '[::1]:8787', 'a.localhost:3000']) {
+    for (const host of [
+      'localhost',
+      'localhost:8787',
+      '127.0.0.1:1',
+      '127.8.9.10',
+      '[::1]:8787',
+      'a.localhost:3000',
+    ]) {
       expect(hostOriginProblem(none, host, undefined)).toBeNull();
     }
     expect(hostOriginProblem(none, 'localhost:8787', 'http://localhost:5173')).toBeNull();

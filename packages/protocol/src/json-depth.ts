@@ -17,7 +17,9 @@ export interface DepthProblem {
  * jsonDepthProblem({ a: { b: 1 } }, 1) // → { path: ['a'], maxDepth: 1 }
  */
 export function jsonDepthProblem(value: unknown, maxDepth: number = LIMITS.jsonDepth): DepthProblem | null {
-  const stack: { value: unknown; depth: number; path: (string | number)[] }[] = [{ value, depth: 1, path: [] }];
+  const stack: { value: unknown; depth: number; path: (string | number)[] }[] = [
+    { value, depth: 1, path: [] },
+  ];
   while (stack.length > 0) {
     const item = stack.pop() as (typeof stack)[number];
     if (typeof item.value !== 'object' || item.value === null) continue;

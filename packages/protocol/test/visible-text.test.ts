@@ -4,8 +4,12 @@ import { hasInvisible, showInvisible } from '../src/index.js';
 describe('showInvisible', () => {
   it('shows a bidi override as an escape, so a .exe cannot read as a .pdf', () => {
     expect(showInvisible('invoice\u202Efdp.exe')).toBe('invoice\\u202efdp.exe');
-    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c]) {
-      expect(showInvisible(`a${String.fromCodePoint(code)}b`)).toBe(`a\\u${code.toString(16).padStart(4, '0')}b`);
+    for (const code of [
+      0x202a, 0x202b, 0x202c, 0x202d, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c,
+    ]) {
+      expect(showInvisible(`a${String.fromCodePoint(code)}b`)).toBe(
+        `a\\u${code.toString(16).padStart(4, '0')}b`,
+      );
     }
   });
 

@@ -31,15 +31,20 @@ describe('decideGate in gated mode, rule by rule in order', () => {
       'destructive',
     );
     expect(decideGate(gated, 'write_file', { readOnlyHint: false }, 1).reason).toBe('destructive');
-    expect(decideGate(gated, 'write_file', { readOnlyHint: false, destructiveHint: false }, 1)).toMatchObject({
-      needsHuman: false,
-      reason: 'confident',
-    });
+    expect(decideGate(gated, 'write_file', { readOnlyHint: false, destructiveHint: false }, 1)).toMatchObject(
+      {
+        needsHuman: false,
+        reason: 'confident',
+      },
+    );
   });
 
   it('asks for a tool with no annotations at all, whatever confidence the agent claims (MCP default)', () => {
     for (const hints of [undefined, {}]) {
-      expect(decideGate(gated, 'note', hints, 0.95)).toMatchObject({ needsHuman: true, reason: 'destructive' });
+      expect(decideGate(gated, 'note', hints, 0.95)).toMatchObject({
+        needsHuman: true,
+        reason: 'destructive',
+      });
     }
   });
 

@@ -9,10 +9,14 @@ const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 /** A raw POST (fetch cannot set Host), resolving with the status code. */
 function rawPost(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/v1/decide`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      `${url}/v1/decide`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end('{}');
   });

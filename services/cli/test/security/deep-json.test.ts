@@ -21,10 +21,16 @@ describe('security: deeply nested JSON is invalid input, not an internal error',
   /** The JSON-RPC error in an SSE or JSON response. */
   async function rpcError(response: Response): Promise<{ code: number; message: string }> {
     const text = await response.text();
-    const json = text.startsWith('event:') || text.startsWith(':')
-      ? (text.split('\n').find((l) => l.startsWith('data: '))?.slice(6) ?? '{}')
-      : text;
-    const parsed = JSON.parse(json) as { error?: { code: number; message: string } } | { error?: { code: number; message: string } }[];
+    const json =
+      text.startsWith('event:') || text.startsWith(':')
+        ? (text
+            .split('\n')
+            .find((l) => l.startsWith('data: '))
+            ?.slice(6) ?? '{}')
+        : text;
+    const parsed = JSON.parse(json) as
+      | { error?: { code: number; message: string } }
+      | { error?: { code: number; message: string } }[];
     const first = Array.isArray(parsed) ? parsed[0] : parsed;
     return first?.error ?? { code: 0, message: 'no error' };
   }

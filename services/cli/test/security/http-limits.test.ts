@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, rpcPost, sleep, spawnNode, token } from '../node-process.js';
 
 /** A raw TCP connection to the node, recording what comes back and when it is closed. */
-function open(url: string): Promise<{ socket: Socket; data: () => string; closed: () => boolean; closedAt: () => number }> {
+function open(
+  url: string,
+): Promise<{ socket: Socket; data: () => string; closed: () => boolean; closedAt: () => number }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let data = '';
@@ -22,7 +24,8 @@ function open(url: string): Promise<{ socket: Socket; data: () => string; closed
   });
 }
 
-const GET_HEALTH = (host: string) => `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`;
+const GET_HEALTH = (host: string) =>
+  `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`;
 
 /** Finding 8: slow clients and idle sockets are bounded (DESIGN §6.4). */
 describe('security: HTTP limits', () => {
@@ -114,7 +117,10 @@ describe('security: HTTP limits', () => {
     expect(inquiryId).toBeTruthy();
     const answered = await fetch(`${node.url}/api/inquiries/${inquiryId}/answer`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${await token('slow', 'device')}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${await token('slow', 'device')}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ response: 'yes, still here' }),
     });
     expect(answered.status).toBe(200);

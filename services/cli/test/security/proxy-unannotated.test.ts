@@ -27,7 +27,17 @@ describe('security: the proxy asks before running an unannotated tool, whatever 
     await agent.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [BIN, 'proxy', '--stdio', '--backend-cmd', `${process.execPath} ${LEDGER}`, '--user', 'alice', '--inquiry-url', node.url],
+        args: [
+          BIN,
+          'proxy',
+          '--stdio',
+          '--backend-cmd',
+          `${process.execPath} ${LEDGER}`,
+          '--user',
+          'alice',
+          '--inquiry-url',
+          node.url,
+        ],
         env: { PATH: process.env.PATH ?? '', HITL_SECRET: SECRET, LEDGER_FILE: ledger, LOG_LEVEL: 'silent' },
         stderr: 'ignore',
       }),
@@ -54,11 +64,14 @@ describe('security: the proxy asks before running an unannotated tool, whatever 
       _meta: { confidence: 0.95 },
     });
     let settled = false;
-    void call.then(() => {
-      settled = true;
-    }, () => {
-      settled = true;
-    });
+    void call.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
     await sleep(1500);
     expect(await readFile(ledger, 'utf8')).toBe('');
     expect(settled).toBe(false);
@@ -70,7 +83,10 @@ describe('security: the proxy asks before running an unannotated tool, whatever 
     }, 5000);
     const rejected = await fetch(`${node.url}/api/inquiries/${approval?.inquiryId}/answer`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${await token('alice', 'device')}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${await token('alice', 'device')}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ response: 'reject' }),
     });
     expect(rejected.status).toBe(200);

@@ -35,12 +35,13 @@ describe('security: a batch spends one unit of the rate limit per message', () =
   });
 
   it('spends what a batch holds: 3 + 3 messages go over a budget of 5', async () => {
-    const batch = (from: number) => [0, 1, 2].map((k) => ({
-      jsonrpc: '2.0',
-      id: from + k,
-      method: 'tools/call',
-      params: { name: 'get_inquiry', arguments: { inquiryId: `missing-${from + k}` } },
-    }));
+    const batch = (from: number) =>
+      [0, 1, 2].map((k) => ({
+        jsonrpc: '2.0',
+        id: from + k,
+        method: 'tools/call',
+        params: { name: 'get_inquiry', arguments: { inquiryId: `missing-${from + k}` } },
+      }));
     const first = await rpcPost(node.url, 'counter', batch(0));
     expect(first.status).toBe(200);
     await first.text();
