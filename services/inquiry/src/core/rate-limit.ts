@@ -8,7 +8,7 @@ export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
  * is one unit of work: a REST request, or one JSON-RPC message (a batch of 100 spends 100).
  */
 export interface RateLimiter {
-  /** Spends `cost` points (default 1) at once; over the budget nothing is spent and nothing is done. */
+  /** Spends `cost` points (default 1) at once; over the budget the whole request is refused (its points still count). */
   consume(key: string, cost?: number): Promise<RateDecision>;
 }
 
