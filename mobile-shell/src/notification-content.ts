@@ -1,4 +1,5 @@
 import type { PendingInquiry } from '@hitl/client';
+import { showInvisible } from '@hitl/protocol';
 
 /** What a local notification for one inquiry says (the fields `LocalNotifications.schedule` takes). */
 export interface InquiryNotification {
@@ -25,7 +26,7 @@ export function notificationId(inquiryId: string): number {
 
 /** The first line of agent text as plain words for a notification (no markdown, no line breaks). */
 export function preview(text: string, max = 140): string {
-  const line = text
+  const line = showInvisible(text)
     .replace(/[#>*_`[\]()!]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -34,7 +35,7 @@ export function preview(text: string, max = 140): string {
 
 /** The notification raised when an inquiry arrives: who asks, and the question. */
 export function notificationFor(inquiry: PendingInquiry): InquiryNotification {
-  const who = inquiry.asker.name ?? inquiry.asker.tokenSubject;
+  const who = showInvisible(inquiry.asker.name ?? inquiry.asker.tokenSubject);
   const title = inquiry.kind === 'approval' ? `Approval needed (${who})` : `Question from ${who}`;
   return {
     id: notificationId(inquiry.inquiryId),

@@ -69,3 +69,16 @@ describe('when coming back reconnects', () => {
     expect(shouldReconnect(60_000, 'rejected', 3000)).toBe(false);
   });
 });
+
+describe('a notification shows hidden characters as escapes', () => {
+  it('bidi overrides in the question and the asker name never reach the system notification raw', () => {
+    const shown = notificationFor(
+      inquiry({
+        question: 'Open invoice\u202Efdp.exe?',
+        asker: { name: 'bot\u200B', tokenSubject: 'alice' },
+      }),
+    );
+    expect(shown.body).toBe('Open invoice\\u202efdp.exe?');
+    expect(shown.title).toBe('Question from bot\\u200b');
+  });
+});

@@ -1,4 +1,4 @@
-import type { InquiryStatus, ResolvedBy } from '@hitl/protocol';
+import { type InquiryStatus, type ResolvedBy, showInvisible } from '@hitl/protocol';
 
 /** One line saying how an inquiry ended, e.g. "Answered on Phone". */
 export function outcomeText(
@@ -6,7 +6,7 @@ export function outcomeText(
   resolvedBy: ResolvedBy | undefined,
   thisDevice = false,
 ): string {
-  const where = thisDevice ? 'this device' : (resolvedBy?.deviceName ?? 'another device');
+  const where = thisDevice ? 'this device' : showInvisible(resolvedBy?.deviceName ?? 'another device');
   if (resolvedBy?.kind === 'decision-agent') {
     return `Decided by the fallback (${resolvedBy.strategy ?? 'agent'}) after ${triggerText(resolvedBy.trigger)}`;
   }

@@ -22,6 +22,8 @@ export const LIMITS = {
   socketBufferBytes: 64 * 1024,
   /** Page size for lists. */
   pageSize: 200,
+  /** How deep a JSON body may nest (objects and arrays), counted from its root. */
+  jsonDepth: 64,
 } as const;
 
 /** Bytes of a string once UTF-8 encoded (browser-safe). */

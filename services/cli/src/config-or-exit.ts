@@ -1,4 +1,4 @@
-import { type Config, ConfigError, loadConfig } from '@hitl/inquiry';
+import { type Config, ConfigError, loadConfig, SecretFileError } from '@hitl/inquiry';
 
 /** The configuration from the environment; a bad value ends the command at once with exit code 2. */
 export function loadConfigOrExit(command: string): Config {
@@ -11,4 +11,18 @@ export function loadConfigOrExit(command: string): Config {
     }
     throw error;
   }
+}
+
+/**
+ * For a start that failed on something the operator must fix (an unsafe secret file, a bad value):
+ * prints `hitl <command>: <what to fix>` and exits with code 2; anything else is rethrown.
+ */
+export function exitOnSetupError(command: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof SecretFileError || error instanceof ConfigError) {
+      process.stderr.write(`hitl ${command}: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  };
 }

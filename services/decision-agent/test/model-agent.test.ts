@@ -110,7 +110,7 @@ describe('agent with a model', () => {
       llm.reply({ content: { decision: 'approve', rationale: 'Looks fine.', confidence } });
       const d = await agent(approval({ critical }));
       expect(d).toMatchObject({ strategy: 'fail_closed', requested: 'agent', answer: 'reject' });
-      expect(d.rationale).toMatch(/agent would approve, but/);
+      expect(d.rationale).toMatch(critical ? /critical inquiry/ : /agent would approve, but/);
     });
   });
 });

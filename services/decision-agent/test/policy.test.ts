@@ -18,6 +18,23 @@ describe('which strategy runs', () => {
     expect(chooseStrategy({}, approval(), 'device-timer').strategy).toBe('fail_closed');
   });
 
+  it('a critical inquiry gets only fail_closed or preset_text, whatever its fallback says, and says why', () => {
+    for (const asked of ['default_answer', 'random', 'approve', 'agent'] as const) {
+      const choice = chooseStrategy(
+        {},
+        inquiry({ critical: true, fallback: { onTimeout: asked } }),
+        'service-timer',
+      );
+      expect(choice).toMatchObject({ strategy: 'fail_closed', requested: asked });
+      expect(choice.forbidden).toMatch(/critical/);
+    }
+    const preset = inquiry({ critical: true, fallback: { onRefusal: 'preset_text' } });
+    expect(chooseStrategy({}, preset, 'refusal')).toEqual({
+      strategy: 'preset_text',
+      requested: 'preset_text',
+    });
+  });
+
   it("the inquiry's fallback picks per trigger", () => {
     const i = inquiry({ fallback: { onTimeout: 'random', onRefusal: 'agent' } });
     expect(chooseStrategy({}, i, 'device-timer').strategy).toBe('random');

@@ -169,4 +169,18 @@ describe('recheck of a decision from elsewhere', () => {
     });
     expect(recheck(approval(), { ...forged, strategy: 'fail_closed' })).toMatchObject({ answer: 'reject' });
   });
+
+  it('strips a machine answer to a critical question, whichever decider sent it', () => {
+    const remote = {
+      strategy: 'default_answer' as const,
+      requested: 'default_answer' as const,
+      answer: 'yes',
+      rationale: 'the default',
+      latencyMs: 3,
+    };
+    const checked = recheck(inquiry({ critical: true, defaultAnswer: 'yes' }), remote);
+    expect(checked).toMatchObject({ strategy: 'fail_closed', requested: 'default_answer' });
+    expect(checked.answer).toBeUndefined();
+    expect(checked.rationale).toMatch(/critical/);
+  });
 });

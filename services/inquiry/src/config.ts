@@ -9,6 +9,7 @@ import {
   tierOrderProblems,
 } from '@hitl/protocol';
 import { z } from 'zod';
+import { defaultMaxConnections } from './http/http-limits.js';
 
 const TIER_VARS: Record<keyof TimeoutTiers, string> = {
   deviceMs: 'HITL_DEVICE_TIMEOUT_MS',
@@ -45,6 +46,7 @@ const EnvSchema = z.object({
   HITL_ALLOWED_HOSTS: list,
   HITL_ALLOWED_ORIGINS: list,
   HITL_RATE_PER_MIN: int(600),
+  HITL_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   HITL_MAX_PENDING_PER_USER: int(1000),
   HITL_HEARTBEAT_MS: int(10_000, 100),
   HITL_RETENTION_MS: int(7 * 24 * 3600_000, 1000),
@@ -84,6 +86,8 @@ export interface Config {
   allowedHosts: string[];
   allowedOrigins: string[];
   ratePerMin: number;
+  /** Open connections per process (`HITL_MAX_CONNECTIONS`; default: the open-file limit less a margin). */
+  maxConnections: number;
   maxPendingPerUser: number;
   heartbeatMs: number;
   retentionMs: number;
@@ -162,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedHosts: e.HITL_ALLOWED_HOSTS,
     allowedOrigins: e.HITL_ALLOWED_ORIGINS,
     ratePerMin: e.HITL_RATE_PER_MIN,
+    maxConnections: e.HITL_MAX_CONNECTIONS ?? defaultMaxConnections(),
     maxPendingPerUser: e.HITL_MAX_PENDING_PER_USER,
     heartbeatMs: e.HITL_HEARTBEAT_MS,
     retentionMs: e.HITL_RETENTION_MS,

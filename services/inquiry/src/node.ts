@@ -14,6 +14,7 @@ import { type Clock, type InquiryEvents, systemClock, within } from './core/port
 import { createRateLimiter } from './core/rate-limit.js';
 import { ServiceTimers } from './core/service-timers.js';
 import { createApp } from './http/app.js';
+import { applyHttpLimits, HTTP_SERVER_OPTIONS } from './http/http-limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { HeldCalls } from './mcp/held-calls.js';
 import { NodeMetrics } from './metrics.js';
@@ -103,7 +104,11 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     version: VERSION,
     webRoot: options.webRoot,
   });
-  const httpServer = createAdaptorServer({ fetch: app.fetch }) as HttpServer;
+  const httpServer = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: HTTP_SERVER_OPTIONS,
+  }) as HttpServer;
+  applyHttpLimits(httpServer, config.maxConnections, logger);
   const gateway = createDeviceGateway(httpServer, {
     service,
     store,

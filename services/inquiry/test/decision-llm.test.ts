@@ -102,7 +102,10 @@ describe('the agent strategy against an OpenAI-compatible endpoint', () => {
       answer: 'reject',
       resolvedBy: { kind: 'decision-agent', strategy: 'fail_closed', trigger: 'refusal' },
     });
-    expect(r.structured.resolvedBy?.rationale).toMatch(/agent would approve, but/);
+    // A critical inquiry never reaches the model: only fail_closed or preset_text apply to it.
+    expect(r.structured.resolvedBy?.rationale).toMatch(
+      critical ? /critical inquiry/ : /agent would approve, but/,
+    );
     expect(r.text).toMatch(/rejected and nothing was approved/);
   });
 

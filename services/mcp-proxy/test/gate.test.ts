@@ -3,7 +3,8 @@ import { decideGate, readConfidence, toolOverride } from '../src/policy/gate.js'
 import { parsePolicy } from '../src/policy/load-policy.js';
 
 const gated = parsePolicy({ mode: 'gated', critical: ['transfer_funds', 'delete_*'] });
-const plain = {};
+/** A tool whose backend says it is not destructive: only then does confidence decide. */
+const plain = { destructiveHint: false };
 
 describe('decideGate in gated mode, rule by rule in order', () => {
   it('asks for a critical tool even when the backend calls it read-only and the agent is sure', () => {
@@ -25,14 +26,26 @@ describe('decideGate in gated mode, rule by rule in order', () => {
     }
   });
 
-  it('asks for a destructive tool even at full confidence; readOnlyHint false alone does not', () => {
+  it('asks for a destructive tool even at full confidence; only destructiveHint: false lets confidence decide', () => {
     expect(decideGate(gated, 'write_file', { readOnlyHint: false, destructiveHint: true }, 1).reason).toBe(
       'destructive',
     );
-    expect(decideGate(gated, 'write_file', { readOnlyHint: false }, 1)).toMatchObject({
-      needsHuman: false,
-      reason: 'confident',
-    });
+    expect(decideGate(gated, 'write_file', { readOnlyHint: false }, 1).reason).toBe('destructive');
+    expect(decideGate(gated, 'write_file', { readOnlyHint: false, destructiveHint: false }, 1)).toMatchObject(
+      {
+        needsHuman: false,
+        reason: 'confident',
+      },
+    );
+  });
+
+  it('asks for a tool with no annotations at all, whatever confidence the agent claims (MCP default)', () => {
+    for (const hints of [undefined, {}]) {
+      expect(decideGate(gated, 'note', hints, 0.95)).toMatchObject({
+        needsHuman: true,
+        reason: 'destructive',
+      });
+    }
   });
 
   it('asks below the threshold and passes at exactly the threshold and above', () => {
@@ -46,7 +59,7 @@ describe('decideGate in gated mode, rule by rule in order', () => {
   });
 
   it('asks (never rejects) when the confidence is missing or invalid', () => {
-    expect(decideGate(gated, 'send', undefined, undefined).reason).toBe('confidence_missing');
+    expect(decideGate(gated, 'send', plain, undefined).reason).toBe('confidence_missing');
     expect(decideGate(gated, 'send', plain, null).reason).toBe('confidence_missing');
     for (const bad of [
       Number.NaN,

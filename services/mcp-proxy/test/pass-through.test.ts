@@ -169,6 +169,24 @@ describe('doors', () => {
     expect((await fetch(`${t.proxy.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${t.proxy.url}/readyz`)).status).toBe(200);
   });
+
+  it('refuses arguments nested deeper than 64 levels as invalid params naming the field', async () => {
+    const agent = await world.node.tokens.sign({ sub: 'eve', role: 'agent' });
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const response = await fetch(`${t.proxy.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${agent}`,
+      },
+      body: `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"message":${deep}}}}`,
+    });
+    const text = await response.text();
+    expect(text).toContain('-32602');
+    expect(text).toContain('params.arguments.message');
+    expect(text).not.toContain('-32603');
+  });
 });
 
 describe('in front of server-everything over Streamable HTTP', () => {

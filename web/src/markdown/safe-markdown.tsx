@@ -1,3 +1,4 @@
+import { showInvisible } from '@hitl/protocol';
 import type { ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import { htmlAsText } from './html-as-text';
@@ -64,7 +65,8 @@ function textOf(node: ReactNode): string {
 
 /**
  * Agent text as sanitised markdown: raw HTML shown as text, no images loaded, only http(s)/mailto links
- * clickable (their address always visible), everything else shown inert.
+ * clickable (their address always visible), everything else shown inert; bidi, invisible and control
+ * characters shown as visible escapes (`showInvisible`, the terminal's rule too).
  */
 export function SafeMarkdown({ text }: { text: string }) {
   return (
@@ -76,7 +78,7 @@ export function SafeMarkdown({ text }: { text: string }) {
         urlTransform={(url) => url}
         components={components}
       >
-        {text}
+        {showInvisible(text)}
       </Markdown>
     </div>
   );
@@ -84,6 +86,6 @@ export function SafeMarkdown({ text }: { text: string }) {
 
 /** The question as the asker formatted it: markdown, or plain text with its line breaks. */
 export function QuestionText({ text, format }: { text: string; format: string }) {
-  if (format === 'text') return <p className="plain">{text}</p>;
+  if (format === 'text') return <p className="plain">{showInvisible(text)}</p>;
   return <SafeMarkdown text={text} />;
 }

@@ -1,4 +1,4 @@
-import type { DecisionRecord, Inquiry } from '@hitl/protocol';
+import { type DecisionRecord, type Inquiry, showInvisible } from '@hitl/protocol';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { QuestionText } from '../markdown/safe-markdown';
 import { outcomeText } from '../outcome';
@@ -14,7 +14,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-const json = (value: unknown) => <pre className="json">{JSON.stringify(value, null, 2)}</pre>;
+const json = (value: unknown) => <pre className="json">{showInvisible(JSON.stringify(value, null, 2))}</pre>;
 
 /** Everything about one inquiry: what was asked, how it ended and when, and its audit-log entries. */
 export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionRecord[]; onClose(): void }) {
@@ -22,7 +22,10 @@ export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionReco
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const events = [
-    { at: inquiry.createdAt, what: `asked by ${inquiry.asker.name ?? inquiry.asker.tokenSubject}` },
+    {
+      at: inquiry.createdAt,
+      what: `asked by ${showInvisible(inquiry.asker.name ?? inquiry.asker.tokenSubject)}`,
+    },
     { at: inquiry.deadlines.deviceAt, what: 'device deadline (tier 1)' },
     { at: inquiry.deadlines.serviceAt, what: 'service deadline (tier 2)' },
     ...(inquiry.resolvedAt !== undefined
@@ -50,7 +53,8 @@ export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionReco
       <dl className="facts">
         <Row label="User">{inquiry.userId}</Row>
         <Row label="Asked by">
-          {inquiry.asker.name ?? '–'} <span className="muted">({inquiry.asker.tokenSubject})</span>
+          {showInvisible(inquiry.asker.name ?? '–')}{' '}
+          <span className="muted">({showInvisible(inquiry.asker.tokenSubject)})</span>
         </Row>
         <Row label="Kind">
           {inquiry.kind}
@@ -58,12 +62,12 @@ export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionReco
           {inquiry.confidence !== undefined ? ` · confidence ${inquiry.confidence}` : ''}
         </Row>
         {inquiry.questions ? <Row label="Form">{json(inquiry.questions)}</Row> : null}
-        {inquiry.options ? <Row label="Options">{inquiry.options.join(' · ')}</Row> : null}
+        {inquiry.options ? <Row label="Options">{showInvisible(inquiry.options.join(' · '))}</Row> : null}
         {inquiry.action ? <Row label="Action">{json(inquiry.action)}</Row> : null}
         {inquiry.context !== undefined ? (
           <Row label="Context">
             {typeof inquiry.context === 'string' ? (
-              <pre className="plain">{inquiry.context}</pre>
+              <pre className="plain">{showInvisible(inquiry.context)}</pre>
             ) : (
               json(inquiry.context)
             )}
@@ -83,7 +87,9 @@ export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionReco
             '–'
           )}
         </Row>
-        <Row label="Rationale">{by?.rationale ?? decisions.find((d) => d.rationale)?.rationale ?? '–'}</Row>
+        <Row label="Rationale">
+          {showInvisible(by?.rationale ?? decisions.find((d) => d.rationale)?.rationale ?? '–')}
+        </Row>
         <Row label="Answer">{showValue(inquiry.answer)}</Row>
         <Row label="Elapsed">
           {inquiry.resolvedAt !== undefined

@@ -1,4 +1,5 @@
 import type { PendingInquiry } from '@hitl/client';
+import { showInvisible } from '@hitl/protocol';
 import type { Actions } from './answer-form';
 import { SendError, useSend } from './use-send';
 
@@ -12,15 +13,15 @@ export function ApprovalForm({ inquiry, actions }: { inquiry: PendingInquiry; ac
         <dl className="action">
           <dt>Backend</dt>
           <dd>
-            <code>{action.server}</code>
+            <code>{showInvisible(action.server)}</code>
           </dd>
           <dt>Tool</dt>
           <dd>
-            <code>{action.tool}</code>
+            <code>{showInvisible(action.tool)}</code>
           </dd>
           <dt>Arguments</dt>
           <dd>
-            <pre className="json">{JSON.stringify(action.arguments, null, 2)}</pre>
+            <pre className="json">{showInvisible(JSON.stringify(action.arguments, null, 2))}</pre>
           </dd>
         </dl>
       ) : (

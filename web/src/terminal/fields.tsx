@@ -1,3 +1,4 @@
+import { showInvisible } from '@hitl/protocol';
 import type { KeyboardEvent } from 'react';
 import type { DraftValue, FieldSpec } from './form-values';
 import { SINGLE } from './form-values';
@@ -27,14 +28,14 @@ function Prompt({ field, htmlFor }: { field: FieldSpec; htmlFor?: string }) {
   if (htmlFor) {
     return (
       <label className="prompt" htmlFor={htmlFor}>
-        {text}
+        {showInvisible(text)}
         {mark}
       </label>
     );
   }
   return (
     <legend className="prompt">
-      {text}
+      {showInvisible(text)}
       {mark}
     </legend>
   );
@@ -92,7 +93,7 @@ export function FieldInput({ field, idPrefix, value, error, onChange, onSubmitKe
           <option value="">Choose…</option>
           {field.options?.map((o) => (
             <option key={o} value={o}>
-              {o}
+              {showInvisible(o)}
             </option>
           ))}
         </select>
@@ -130,7 +131,7 @@ export function FieldInput({ field, idPrefix, value, error, onChange, onSubmitKe
             checked={choice.checked}
             onChange={choice.toggle}
           />
-          <span>{choice.label}</span>
+          <span>{showInvisible(choice.label)}</span>
         </label>
       ))}
       {message}

@@ -1,4 +1,5 @@
 import type { PendingInquiry, ResolvedNotice } from '@hitl/client';
+import { showInvisible } from '@hitl/protocol';
 import { QuestionText } from '../markdown/safe-markdown';
 import { outcomeText } from '../outcome';
 import { type Actions, AnswerForm } from './answer-form';
@@ -10,7 +11,9 @@ function ContextBlock({ context }: { context: PendingInquiry['context'] }) {
   return (
     <details className="context">
       <summary>Context</summary>
-      <pre className="plain">{typeof context === 'string' ? context : JSON.stringify(context, null, 2)}</pre>
+      <pre className="plain">
+        {showInvisible(typeof context === 'string' ? context : JSON.stringify(context, null, 2))}
+      </pre>
     </details>
   );
 }
@@ -33,8 +36,10 @@ export function InquiryCard(props: { inquiry: PendingInquiry; notice?: ResolvedN
       <header className="card-head">
         <span className="asker">
           {inquiry.kind === 'approval' ? 'Approval for ' : 'Asked by '}
-          <strong>{who}</strong>
-          {inquiry.asker.name ? <span className="muted"> ({inquiry.asker.tokenSubject})</span> : null}
+          <strong>{showInvisible(who)}</strong>
+          {inquiry.asker.name ? (
+            <span className="muted"> ({showInvisible(inquiry.asker.tokenSubject)})</span>
+          ) : null}
         </span>
         {inquiry.critical ? <span className="badge critical">Critical</span> : null}
         {closed ? null : <Countdown inquiry={inquiry} />}

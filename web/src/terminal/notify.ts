@@ -1,4 +1,5 @@
 import type { PendingInquiry } from '@hitl/client';
+import { showInvisible } from '@hitl/protocol';
 
 export type NotifyPermission = NotificationPermission | 'unsupported';
 
@@ -14,7 +15,7 @@ export async function askNotificationPermission(): Promise<NotifyPermission> {
 
 /** The first line of the question as plain text, for a notification body. */
 export function preview(text: string, max = 140): string {
-  const line = text
+  const line = showInvisible(text)
     .replace(/[#>*_`[\]()!]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
@@ -24,7 +25,7 @@ export function preview(text: string, max = 140): string {
 /** A system notification for a new inquiry, when the person allowed them; a click brings the page up. */
 export function notifyNewInquiry(inquiry: PendingInquiry): void {
   if (notificationPermission() !== 'granted') return;
-  const who = inquiry.asker.name ?? inquiry.asker.tokenSubject;
+  const who = showInvisible(inquiry.asker.name ?? inquiry.asker.tokenSubject);
   const title = inquiry.kind === 'approval' ? `Approval needed (${who})` : `Question from ${who}`;
   try {
     const notification = new Notification(title, { body: preview(inquiry.question), tag: inquiry.inquiryId });

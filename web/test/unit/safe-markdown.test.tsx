@@ -37,4 +37,13 @@ describe('safe markdown', () => {
       '<p class="plain">**not bold**\nline 2</p>',
     );
   });
+
+  it('shows bidi overrides, zero-width and control characters as escapes, in markdown and plain text', () => {
+    const out = html('**invoice\u202Efdp.exe** and pay\u200Bpal');
+    expect(out).toContain('<strong>invoice\\u202efdp.exe</strong>');
+    expect(out).toContain('pay\\u200bpal');
+    expect(out).not.toMatch(/[\u202a-\u202e\u200b-\u200f]/u);
+    const plain = renderToStaticMarkup(<QuestionText text={'rm -rf\u2066 /\u0007'} format="text" />);
+    expect(plain).toBe('<p class="plain">rm -rf\\u2066 /\\x07</p>');
+  });
 });

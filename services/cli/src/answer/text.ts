@@ -1,20 +1,13 @@
+import { showInvisible } from '@hitl/protocol';
+
 /**
- * Agent text is untrusted (DESIGN §5). In a terminal the danger is control characters: an escape
- * sequence could clear the screen, fake a prompt, retitle the window or write the clipboard. Every
- * control character except line breaks and tabs is shown as a visible `\xNN` instead, and so is every
- * bidirectional override (`\u202e`...), which could make text read differently from what it is.
+ * Agent text is untrusted (DESIGN §5). In a terminal the danger is control characters (an escape
+ * sequence could clear the screen, fake a prompt, retitle the window or write the clipboard) and
+ * invisible or bidi characters (text that reads differently from what it is): all are shown as
+ * visible escapes by the one rule the web page uses too, `showInvisible` in @hitl/protocol.
  */
 export function plain(text: string): string {
-  let out = '';
-  for (const ch of text.replace(/\r\n?/g, '\n')) {
-    const code = ch.charCodeAt(0);
-    const control = (code < 0x20 && ch !== '\n' && ch !== '\t') || (code >= 0x7f && code <= 0x9f);
-    const bidi = (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
-    if (control) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (bidi) out += `\\u${code.toString(16)}`;
-    else out += ch;
-  }
-  return out;
+  return showInvisible(text);
 }
 
 /** One line of at most `max` characters (line breaks folded), for lists and notices. */

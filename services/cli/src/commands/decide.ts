@@ -1,7 +1,7 @@
 import { createLocalDecider, openAiChatModel, startDecisionServer } from '@hitl/decision-agent';
 import { createLogger, loadOrCreateSecret } from '@hitl/inquiry';
 import type { Command } from 'commander';
-import { loadConfigOrExit } from '../config-or-exit.js';
+import { exitOnSetupError, loadConfigOrExit } from '../config-or-exit.js';
 
 /**
  * `hitl decide`: the fallback decision agent as its own HTTP service, for nodes started with
@@ -16,7 +16,9 @@ export function registerDecide(program: Command): void {
     )
     .action(async () => {
       const config = loadConfigOrExit('decide');
-      const { secret } = await loadOrCreateSecret(config.secret, config.stateDir);
+      const { secret } = await loadOrCreateSecret(config.secret, config.stateDir).catch(
+        exitOnSetupError('decide'),
+      );
       const logger = createLogger(config.logLevel, config.nodeId ?? `decide-${process.pid}`);
       const model = config.llm ? openAiChatModel(config.llm) : undefined;
       const server = await startDecisionServer({
@@ -24,6 +26,7 @@ export function registerDecide(program: Command): void {
         host: config.host,
         secret,
         logger,
+        hostPolicy: { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins },
         decider: createLocalDecider({ ...(model ? { model } : {}), logger }),
       });
       process.stdout.write(

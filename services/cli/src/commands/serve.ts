@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type RunningNode, startNode } from '@hitl/inquiry';
 import type { Command } from 'commander';
-import { loadConfigOrExit } from '../config-or-exit.js';
+import { exitOnSetupError, loadConfigOrExit } from '../config-or-exit.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
@@ -12,7 +12,7 @@ export function registerServe(program: Command): void {
     .description('Start an inquiry node (HTTP + MCP + Socket.IO on one port); configured by environment')
     .action(async () => {
       const config = loadConfigOrExit('serve');
-      const node = await startNode(config, { webRoot: WEB_ROOT });
+      const node = await startNode(config, { webRoot: WEB_ROOT }).catch(exitOnSetupError('serve'));
       if (!config.secret && !config.redisUrl && !config.redisClusterNodes) await printWelcome(node);
       stopOnSignals(node);
     });

@@ -1,5 +1,6 @@
 import { responseProblem } from '@hitl/protocol';
 import { approvalGate, validConfidence } from './gate.js';
+import { criticalProblem } from './policy.js';
 import {
   clip,
   type Decision,
@@ -56,13 +57,16 @@ function approves(inquiry: DecisionInquiry, strategy: FallbackStrategy, proposal
 
 /**
  * Turns a strategy's proposal into the decision: an answer that does not fit the inquiry, or an
- * approval the gate refuses, falls back to `fail_closed` and the rationale says why.
+ * approval the gate refuses, or any machine answer to a critical inquiry, falls back to
+ * `fail_closed` and the rationale says why.
  */
 export function finalize(inquiry: DecisionInquiry, strategy: FallbackStrategy, proposal: Proposal): Verdict {
   const extra = {
     ...(proposal.model ? { model: proposal.model } : {}),
     ...(proposal.error ? { error: clip(proposal.error) } : {}),
   };
+  const critical = criticalProblem(inquiry, strategy);
+  if (critical) return failClosed(inquiry, strategy, critical, extra);
   if (proposal.answer === undefined && NEEDS_ANSWER.has(strategy)) {
     return failClosed(inquiry, strategy, `${strategy} found no answer (${proposal.rationale})`, extra);
   }

@@ -64,10 +64,26 @@ function scopes(policy: PolicyConfig, inquiry: PolicyInquiry): { rule: PolicyRul
   return found;
 }
 
+/** The only strategies a critical inquiry gets, whatever its `fallback` says (DESIGN §6.4). */
+export const CRITICAL_STRATEGIES: readonly FallbackStrategy[] = ['fail_closed', 'preset_text'];
+
+/**
+ * Why `strategy` may not answer `inquiry`, or `null` when it may: a critical inquiry never gets a
+ * machine answer, so only `fail_closed` and `preset_text` apply to it.
+ */
+export function criticalProblem(
+  inquiry: Pick<Inquiry, 'critical'>,
+  strategy: FallbackStrategy,
+): string | null {
+  if (!inquiry.critical || CRITICAL_STRATEGIES.includes(strategy)) return null;
+  return `${strategy} does not apply to a critical inquiry (only fail_closed or preset_text do; no machine answers it)`;
+}
+
 /**
  * Which strategy runs when `trigger` ends an inquiry: the inquiry's own `fallback`, else
  * `fail_closed` for critical inquiries and approvals, else the narrowest server default, else
- * `preset_text`. A strategy forbidden in any scope becomes `fail_closed`.
+ * `preset_text`. A strategy forbidden in any scope, or any machine strategy for a critical inquiry,
+ * becomes `fail_closed` (and `forbidden` says why).
  */
 export function chooseStrategy(
   policy: PolicyConfig,
@@ -83,6 +99,8 @@ export function chooseStrategy(
   const requested =
     inquiry.fallback?.[key] ??
     (inquiry.critical || inquiry.kind === 'approval' ? 'fail_closed' : (serverDefault ?? 'preset_text'));
+  const critical = criticalProblem(inquiry, requested);
+  if (critical) return { strategy: 'fail_closed', requested, forbidden: critical };
   const forbiddenBy = found.find((s) => s.rule.forbid?.includes(requested as never));
   if (forbiddenBy) {
     return {

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
 import { describeZodError, LIMITS } from '@hitl/protocol';
 import { createAdaptorServer } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
@@ -18,6 +19,8 @@ export interface DecisionAppDeps {
   /** The shared `HITL_SECRET` callers' tokens are signed with. */
   secret: string;
   logger: Logger;
+  /** Host / Origin names beyond loopback this service answers to; default: loopback only. */
+  hostPolicy?: HostPolicy;
 }
 
 async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S> | Response> {
@@ -43,6 +46,13 @@ export function decisionApp(deps: DecisionAppDeps): Hono {
     maxSize: LIMITS.bodyBytes,
     onError: (c) =>
       c.json({ error: { code: 'payload_too_large', message: `body over ${LIMITS.bodyBytes} bytes` } }, 413),
+  });
+  const hostPolicy = deps.hostPolicy ?? { allowedHosts: [], allowedOrigins: [] };
+  // The node's DNS-rebinding guard, before the token is even read (health stays open, as on the node).
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/healthz') return next();
+    const problem = hostOriginProblem(hostPolicy, c.req.header('host'), c.req.header('origin'));
+    return problem ? c.json({ error: { code: 'forbidden', message: problem } }, 403) : next();
   });
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.post(DECIDE_PATH, auth, limit, async (c) => {

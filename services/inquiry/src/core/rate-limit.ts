@@ -3,9 +3,13 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
 
-/** Requests per minute per key (a token fingerprint); shared across nodes when Redis is given. */
+/**
+ * Points per minute per key (a token fingerprint); shared across nodes when Redis is given. A point
+ * is one unit of work: a REST request, or one JSON-RPC message (a batch of 100 spends 100).
+ */
 export interface RateLimiter {
-  consume(key: string): Promise<RateDecision>;
+  /** Spends `cost` points (default 1) at once; over the budget the whole request is refused (its points still count). */
+  consume(key: string, cost?: number): Promise<RateDecision>;
 }
 
 export function createRateLimiter(perMinute: number, redis?: Redis): RateLimiter {
@@ -17,10 +21,10 @@ export function createRateLimiter(perMinute: number, redis?: Redis): RateLimiter
     ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: local })
     : undefined;
   return {
-    async consume(key) {
+    async consume(key, cost = 1) {
       const limiter = shared && redis?.status === 'ready' ? shared : local;
       try {
-        await limiter.consume(key);
+        await limiter.consume(key, cost);
         return { ok: true };
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return { ok: false, retryAfterMs: rejection.msBeforeNext };

@@ -1,3 +1,4 @@
+import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
 import { LIMITS } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { Hono } from 'hono';
@@ -8,7 +9,6 @@ import type { NodeMetrics } from '../metrics.js';
 import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { errorResponse, JSONRPC, jsonRpcError } from './errors.js';
-import { type HostPolicy, hostOriginProblem } from './host-guard.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { webRoutes } from './web-routes.js';
 

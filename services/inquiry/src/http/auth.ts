@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Role, TokenClaims } from '@hitl/protocol';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { authorize, bearerToken, type TokenService } from '../auth/tokens.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { errorResponse, JSONRPC, jsonRpcError } from './errors.js';
@@ -46,14 +46,16 @@ export function rateLimit(
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
     const decision = await limiter.consume(c.get('tokenKey'));
-    if (decision.ok) return next();
-    const message = `rate limit reached; retry in ${Math.ceil(decision.retryAfterMs / 1000)} s`;
-    c.header('Retry-After', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
-    return style === 'jsonrpc'
-      ? jsonRpcError(c, 429, JSONRPC.serverError, message, {
-          code: 'rate_limited',
-          retryAfterMs: decision.retryAfterMs,
-        })
-      : errorResponse(c, 'rate_limited', message, decision.retryAfterMs);
+    return decision.ok ? next() : rateLimited(c, decision.retryAfterMs, style);
   };
+}
+
+/** The 429 answer (with `Retry-After`) for a spent budget, in the door's error style. */
+export function rateLimited(c: Context, retryAfterMs: number, style: ErrorStyle): Response {
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  const message = `rate limit reached; retry in ${seconds} s`;
+  c.header('Retry-After', String(Math.max(1, seconds)));
+  return style === 'jsonrpc'
+    ? jsonRpcError(c, 429, JSONRPC.serverError, message, { code: 'rate_limited', retryAfterMs })
+    : errorResponse(c, 'rate_limited', message, retryAfterMs);
 }

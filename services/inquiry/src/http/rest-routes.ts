@@ -1,4 +1,11 @@
-import { AnswerBodySchema, describeZodError, HitlError, ListInquiriesQuerySchema } from '@hitl/protocol';
+import {
+  AnswerBodySchema,
+  describeDepthProblem,
+  describeZodError,
+  HitlError,
+  jsonDepthProblem,
+  ListInquiriesQuerySchema,
+} from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { type Context, Hono } from 'hono';
 import type { TokenService } from '../auth/tokens.js';
@@ -61,6 +68,8 @@ export function restRoutes(deps: RestDeps): Hono<Env> {
     } catch {
       return errorResponse(c, 'invalid_input', 'body must be JSON: {"response": ...}');
     }
+    const tooDeep = jsonDepthProblem(body);
+    if (tooDeep) return errorResponse(c, 'invalid_input', describeDepthProblem(tooDeep));
     const parsed = AnswerBodySchema.safeParse(body);
     if (!parsed.success) return errorResponse(c, 'invalid_input', describeZodError(parsed.error));
     return settle(c, { type: 'answer', response: parsed.data.response, device: restDevice(c) });

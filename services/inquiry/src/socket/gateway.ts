@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
+import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
 import {
   type DeviceAck,
   DeviceAnswerSchema,
@@ -24,7 +25,6 @@ import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { tokenFingerprint } from '../http/auth.js';
-import { type HostPolicy, hostOriginProblem } from '../http/host-guard.js';
 
 interface DeviceData {
   userId: string;

@@ -1,10 +1,6 @@
-import {
-  type AuthVariables,
-  type HostPolicy,
-  hostOriginProblem,
-  requireRole,
-  type TokenService,
-} from '@hitl/inquiry';
+import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
+import { type AuthVariables, requireRole, type TokenService } from '@hitl/inquiry';
+import { describeDepthProblem, jsonDepthProblem } from '@hitl/protocol';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -64,6 +60,13 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
       body = JSON.parse(await c.req.text());
     } catch {
       return rpcError(c, 400, -32700, 'Parse error: the body is not valid JSON');
+    }
+    // Before anything walks it: canonical JSON and the SDK's validators recurse (DESIGN §6.4).
+    const tooDeep = jsonDepthProblem(body);
+    if (tooDeep) {
+      const field = describeDepthProblem(tooDeep);
+      deps.calls.logger.warn({ field }, 'refused a JSON body nested deeper than 64 levels');
+      return rpcError(c, 400, -32602, `Invalid params: ${field}`);
     }
     const tokenKey = c.get('tokenKey');
     for (const id of cancelledRequestIds(body)) {

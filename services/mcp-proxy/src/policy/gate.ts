@@ -59,12 +59,15 @@ export function readConfidence(value: unknown): number | 'confidence_missing' | 
 /**
  * Decides whether a call needs a human (DESIGN §3.7). Pure: same input, same answer.
  *
- * `gated` applies, in order: critical → human; backend `readOnlyHint: true` → pass;
- * `destructiveHint: true` → human; confidence missing, invalid or below the threshold → human
- * (exactly the threshold passes); else pass. `all` always asks; `yolo` never does.
+ * `gated` applies, in order: critical → human; backend `readOnlyHint: true` → pass; destructive →
+ * human, where a tool is destructive unless its annotations say `destructiveHint: false` (the MCP
+ * spec's default: a tool with no annotations asks, whatever confidence the agent claims); confidence
+ * missing, invalid or below the threshold → human (exactly the threshold passes); else pass. `all`
+ * always asks; `yolo` never does.
  *
  * @example
- * decideGate(policy, 'delete_file', { destructiveHint: true }, 0.99) // → { needsHuman: true, reason: 'destructive', ... }
+ * decideGate(policy, 'delete_file', undefined, 0.99) // → { needsHuman: true, reason: 'destructive', ... }
+ * decideGate(policy, 'rename', { destructiveHint: false }, 0.9) // → { needsHuman: false, reason: 'confident', ... }
  */
 export function decideGate(
   policy: Policy,
@@ -90,7 +93,7 @@ export function decideGate(
   if (mode === 'yolo') return decide(false, 'mode_yolo');
   if (critical) return decide(true, 'critical');
   if (hints?.readOnlyHint === true) return decide(false, 'read_only');
-  if (hints?.destructiveHint === true) return decide(true, 'destructive');
+  if (hints?.destructiveHint !== false) return decide(true, 'destructive');
   const read = readConfidence(confidence);
   if (typeof read === 'string') return decide(true, read);
   return read < threshold ? decide(true, 'confidence_low') : decide(false, 'confident');
@@ -102,7 +105,7 @@ export const GATE_REASON_TEXT: Record<GateReason, string> = {
   mode_yolo: 'no approvals (mode "yolo")',
   critical: 'the action is on the critical list',
   read_only: 'the server marks it read-only',
-  destructive: 'the server marks it destructive',
+  destructive: 'the server does not mark it non-destructive (destructiveHint: false)',
   confidence_missing: 'the agent gave no confidence',
   confidence_invalid: 'the agent gave an invalid confidence',
   confidence_low: 'the agent is not confident enough',

@@ -11,14 +11,20 @@ function hostName(host: string): string {
   return host.split(':')[0] ?? '';
 }
 
+/** Names beyond loopback a door answers to (`HITL_ALLOWED_HOSTS`, `HITL_ALLOWED_ORIGINS`), lower case. */
 export interface HostPolicy {
   allowedHosts: string[];
   allowedOrigins: string[];
 }
 
 /**
- * DNS-rebinding defence: why a request's Host / Origin is refused, or `null` when both are fine.
- * Loopback names pass on any port; anything else must be listed.
+ * DNS-rebinding defence (DESIGN §3.3), one rule for every door (the node's HTTP and Socket.IO,
+ * the approval proxy, `hitl decide`): why a request's Host / Origin is refused, or `null` when
+ * both are fine. Loopback names pass on any port; anything else must be listed.
+ *
+ * @example
+ * hostOriginProblem({ allowedHosts: [], allowedOrigins: [] }, 'evil.example', undefined)
+ * // → 'Host "evil.example" is not allowed (set HITL_ALLOWED_HOSTS)'
  */
 export function hostOriginProblem(
   policy: HostPolicy,

@@ -1,0 +1,1 @@
+export { type HostPolicy, hostOriginProblem } from './host-guard.js';
