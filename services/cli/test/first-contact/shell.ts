@@ -3,7 +3,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository this test file belongs to. */
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** Where turbo keeps this repository's cache (next to the git common dir, also from a worktree). */
 export function turboCacheDir(): string {
@@ -111,4 +111,25 @@ export async function startInBackground(
     });
   });
   return { child, output: () => seen };
+}
+
+/**
+ * A network namespace of its own (loopback only), so blocks that name port 8787 as written never meet a
+ * node someone else runs on this machine. `wrap` prefixes a command to run inside it; undefined when
+ * the machine allows no namespaces (then the host's loopback is used).
+ */
+export async function privateLoopback(): Promise<{ wrap: string[]; close: () => void } | undefined> {
+  const holder = spawn('unshare', ['-rn', 'sh', '-c', 'ip link set lo up && echo $$ && exec sleep 86400'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const pid = await new Promise<string | undefined>((resolve) => {
+    holder.once('error', () => resolve(undefined));
+    holder.once('exit', () => resolve(undefined));
+    holder.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+  });
+  if (!pid) return undefined;
+  return {
+    wrap: ['nsenter', '-t', pid, '-U', '-n', '--preserve-credentials'],
+    close: () => holder.kill('SIGKILL'),
+  };
 }
