@@ -36,8 +36,8 @@ function portabilityProblems(schema: unknown, path: string, keyword?: string): s
   }
   for (const key of SUBSCHEMA_LISTS) {
     const list = node[key];
-    if (Array.isArray(list))
-      list.forEach((s, i) => problems.push(...portabilityProblems(s, `${path}.${key}[${i}]`)));
+    if (!Array.isArray(list)) continue;
+    for (const [i, s] of list.entries()) problems.push(...portabilityProblems(s, `${path}.${key}[${i}]`));
   }
   for (const key of SUBSCHEMA_MAPS) {
     const map = node[key];

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repositoryShellBlocks, shellBlocks } from './markdown-blocks.js';
+import { bareHitlCommands, repositoryShellBlocks, shellBlocks } from './markdown-blocks.js';
 import { bash, killGroup, privateLoopback, REPO_ROOT, startInBackground, userEnv } from './shell.js';
 
 // Every shell block of README.md and docs/*.md runs as written, top to bottom, against the node that
@@ -55,10 +55,7 @@ describe('the shell blocks of README.md and docs/*.md', () => {
 
   it('name the command the way a user can type it (npx hitl), also in illustrations', () => {
     const bare = blocks.flatMap((b) =>
-      b.script
-        .split('\n')
-        .filter((line) => /(^|[\s;&|(=])hitl\s/.test(line.replace(/npx hitl\s/g, '')))
-        .map((line) => `${b.file}:${b.line}: ${line}`),
+      bareHitlCommands(b.script).map((line) => `${b.file}:${b.line}: ${line}`),
     );
     expect(bare).toEqual([]);
   });
@@ -78,6 +75,24 @@ describe("the README's curl walkthrough", () => {
 });
 
 describe('reading the blocks', () => {
+  it('tells a bare hitl command from npx hitl and from a word hitl in arguments', () => {
+    const script = [
+      'hitl serve',
+      'X=1 hitl answer',
+      'A=$(hitl token create --user u --role agent)',
+      'a && hitl decide',
+      'npx hitl serve',
+      'T=$(npx hitl token create --user u --role device) npx hitl answer',
+      'claude mcp add --transport http hitl http://127.0.0.1:8787/mcp',
+    ].join('\n');
+    expect(bareHitlCommands(script)).toEqual([
+      'hitl serve',
+      'X=1 hitl answer',
+      'A=$(hitl token create --user u --role agent)',
+      'a && hitl decide',
+    ]);
+  });
+
   it('finds sh / bash / shell fences, keeps their order and marks illustrations', () => {
     const text = [
       '# T',

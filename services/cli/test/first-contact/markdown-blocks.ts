@@ -48,3 +48,12 @@ export function docFiles(root: string): string[] {
 export function repositoryShellBlocks(root: string): ShellBlock[] {
   return docFiles(root).flatMap((file) => shellBlocks(file, readFileSync(join(root, file), 'utf8')));
 }
+
+/**
+ * Lines that run `hitl` in a command position without `npx` (it is on no PATH): at the start of a
+ * line, after `;`, `&`, `|`, `(` or `$(`, or after `VAR=value` assignments.
+ */
+export function bareHitlCommands(script: string): string[] {
+  const bare = /(^|[;&|(]|\$\()\s*(\w+=\S*\s+)*hitl\s/;
+  return script.split('\n').filter((line) => bare.test(line.replace(/npx hitl\s/g, 'npx-hitl ')));
+}
