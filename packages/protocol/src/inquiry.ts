@@ -30,11 +30,18 @@ export const FallbackSchema = z
   .strict();
 export type Fallback = z.infer<typeof FallbackSchema>;
 
+/**
+ * Any JSON object. Declared `additionalProperties: true` in JSON Schema: the default conversion writes an
+ * empty schema (`{}`) for the values, which accepts anything while constraining nothing, and which
+ * schema-portability checks (the MCP Inspector's) flag as untyped.
+ */
+const FreeFormObjectSchema = z.record(z.string(), z.unknown()).meta({ additionalProperties: true });
+
 /** The exact call an approval gates, shown to the human verbatim. */
 export const ActionSchema = z.object({
   server: z.string().min(1).max(200),
   tool: z.string().min(1).max(200),
-  arguments: z.record(z.string(), z.unknown()).default({}),
+  arguments: FreeFormObjectSchema.default({}),
 });
 export type Action = z.infer<typeof ActionSchema>;
 
@@ -43,7 +50,7 @@ export const ConfidenceSchema = z.number().min(0).max(1);
 
 /** What the decision agent sees: text, or a JSON object, at most 32 KB either way. */
 export const ContextSchema = z
-  .union([z.string(), z.record(z.string(), z.unknown())])
+  .union([z.string(), FreeFormObjectSchema])
   .refine(
     (ctx) => utf8Bytes(typeof ctx === 'string' ? ctx : JSON.stringify(ctx)) <= LIMITS.contextBytes,
     `context over ${LIMITS.contextBytes} bytes`,

@@ -105,7 +105,12 @@ export type ToolStatus = z.infer<typeof ToolStatusSchema>;
 
 /** `structuredContent` of both tools. */
 export const inquiryResultShape = {
-  inquiryId: z.string().nullable().describe('The inquiry, or null when none was found.'),
+  // A union whose string branch carries a description converts to `anyOf: [{type: string}, {type:
+  // null}]`; `.nullable()` would give `type: ["string", "null"]`, which single-type dialects (Gemini's
+  // function declarations) reject and the MCP Inspector's portability check warns about.
+  inquiryId: z
+    .union([z.string().describe('The inquiry id.'), z.null()])
+    .describe('The inquiry, or null when none was found.'),
   status: ToolStatusSchema,
   answer: ResponseSchema.optional().describe('Exactly what the person sent, when someone answered.'),
   resolvedBy: ResolvedBySchema.optional(),

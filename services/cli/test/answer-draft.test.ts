@@ -52,6 +52,13 @@ describe('answering one inquiry from the keyboard', () => {
     expect(wrong.say).toEqual(['! pick 1-3 (or type the option)']);
   });
 
+  it('options named by numbers: typing 42 picks "42", not the 42nd', () => {
+    const sizes = Array.from({ length: 11 }, (_, i) => String(36 + i));
+    const draft = startDraft(inquiry({ options: sizes }));
+    expect(submitLine(draft, '42').send).toBe('42');
+    expect(submitLine(draft, '2').send).toBe('37');
+  });
+
   it('an approval takes approve / reject (or a / r) and nothing else', () => {
     const draft = startDraft(
       inquiry({ kind: 'approval', action: { server: 'billing', tool: 'delete', arguments: { ids: [1] } } }),

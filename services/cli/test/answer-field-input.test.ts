@@ -13,6 +13,15 @@ describe('reading a typed line as a form field', () => {
     expect(pickOption(['a', 'A'], 'A')).toBe('A');
   });
 
+  it('an option whose name is a number is picked by that name first (shoe sizes 36..46)', () => {
+    const sizes = Array.from({ length: 11 }, (_, i) => String(36 + i));
+    expect(pickOption(sizes, '42')).toBe('42');
+    expect(pickOption(sizes, ' 36 ')).toBe('36');
+    expect(pickOption(sizes, '3')).toBe('38'); // no option is named 3: the third
+    expect(pickOption(['10', '1', '5'], '1')).toBe('1');
+    expect(parseField({ kind: 'multi', options: sizes }, '42, 2')).toEqual({ ok: true, value: ['42', '37'] });
+  });
+
   it('several options separated by commas; a repeated pick is the protocol rule "chosen twice"', () => {
     expect(parseField(multi, '1, blue')).toEqual({ ok: true, value: ['red', 'blue'] });
     expect(parseField(multi, '3,')).toEqual({ ok: true, value: ['green'] });

@@ -5,7 +5,7 @@ import type { Role } from '@hitl/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/hitl.js', import.meta.url));
 export const SECRET = 'distributed-test-secret-long-enough-for-hs256';
 export const tokens = new TokenService(SECRET);
 

@@ -8,11 +8,16 @@ type Question = Pick<FormQuestion, 'kind' | 'options'>;
 const YES = new Set(['y', 'yes', 'true', '1']);
 const NO = new Set(['n', 'no', 'false', '0']);
 
-/** An option picked by its number (1-based) or typed out (case does not matter). */
+/**
+ * An option typed out (exactly, then in any case) or picked by its number (1-based). The name wins, so
+ * with shoe sizes 36..46 typing `42` picks "42", not the 42nd; `3` (no option named so) is the third.
+ */
 export function pickOption(options: readonly string[], typed: string): string | undefined {
   const text = typed.trim();
-  if (/^\d+$/.test(text)) return options[Number(text) - 1];
-  return options.find((o) => o === text) ?? options.find((o) => o.toLowerCase() === text.toLowerCase());
+  const named =
+    options.find((o) => o === text) ?? options.find((o) => o.toLowerCase() === text.toLowerCase());
+  if (named !== undefined || !/^\d+$/.test(text)) return named;
+  return options[Number(text) - 1];
 }
 
 function parseByKind(q: Question, text: string): ParsedField {

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { type RunningNode, startNode } from '@hitl/inquiry';
+import { endLogOutput, type RunningNode, startNode } from '@hitl/inquiry';
 import type { Command } from 'commander';
 import { exitOnSetupError, loadConfigOrExit } from '../config-or-exit.js';
+import { startBanner, storeLabel, type WelcomeTokens } from './banner.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
@@ -13,42 +14,37 @@ export function registerServe(program: Command): void {
     .action(async () => {
       const config = loadConfigOrExit('serve');
       const node = await startNode(config, { webRoot: WEB_ROOT }).catch(exitOnSetupError('serve'));
-      if (!config.secret && !config.redisUrl && !config.redisClusterNodes) await printWelcome(node);
+      const embeddedOwnSecret = !config.secret && !config.redisUrl && !config.redisClusterNodes;
+      const tokens = embeddedOwnSecret ? await welcomeTokens(node) : undefined;
+      process.stdout.write(startBanner(node.url, storeLabel(config), tokens));
       stopOnSignals(node);
     });
 }
 
-async function printWelcome(node: RunningNode): Promise<void> {
-  const agent = await node.tokens.sign({ sub: 'demo', role: 'agent', name: 'demo agent' });
-  const device = await node.tokens.sign({ sub: 'demo', role: 'device', name: 'browser' });
-  const ops = await node.tokens.sign({ sub: 'ops', role: 'ops' });
-  process.stdout.write(
-    [
-      '',
-      `HITL inquiry service (embedded store) at ${node.url}`,
-      `  MCP endpoint:  ${node.url}/mcp`,
-      `  agent token:   ${agent}`,
-      `  device URL:    ${node.url}/?token=${device}`,
-      `  ops URL:       ${node.url}/?token=${ops}`,
-      '',
-      'Point an MCP client at the endpoint with "Authorization: Bearer <agent token>";',
-      'open the device URL to answer. More tokens: hitl token create --user U --role agent|device|ops',
-      '',
-    ].join('\n'),
-  );
+async function welcomeTokens(node: RunningNode): Promise<WelcomeTokens> {
+  return {
+    agent: await node.tokens.sign({ sub: 'demo', role: 'agent', name: 'demo agent' }),
+    device: await node.tokens.sign({ sub: 'demo', role: 'device', name: 'browser' }),
+    ops: await node.tokens.sign({ sub: 'ops', role: 'ops' }),
+  };
 }
 
+/** First signal: drain and exit 0 (1 if closing failed). Second signal: exit 1 at once. */
 function stopOnSignals(node: RunningNode): void {
   let stopping = false;
+  const exit = async (code: number) => {
+    await endLogOutput(node.logger);
+    process.exit(code);
+  };
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
     node.logger.info({ signal }, 'stopping');
     node.close().then(
-      () => process.exit(0),
+      () => exit(0),
       (error: unknown) => {
         node.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        return exit(1);
       },
     );
   };

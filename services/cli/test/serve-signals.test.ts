@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type NodeProcess, rpcPost, sleep, spawnNode } from './node-process.js';
+
+// `npm start 2>&1 | tee log`, then Ctrl-C: the terminal signals tee too, so the node's stdout becomes a
+// pipe nobody reads. The node must still stop, and a second signal must always end it at once.
+
+let node: NodeProcess | undefined;
+afterEach(async () => {
+  await node?.kill('SIGKILL');
+  node = undefined;
+});
+
+/** Resolves with the exit code, or 'still running' after `ms`. */
+const exitWithin = (n: NodeProcess, ms: number) =>
+  Promise.race([n.exited, sleep(ms).then(() => 'still running')]);
+
+/** Holds one `send_inquiry` call open, so a draining node has something to wait for. */
+async function holdACall(url: string): Promise<void> {
+  const held = await rpcPost(url, 'signals', {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'send_inquiry', arguments: { question: 'Still there?' } },
+  });
+  expect(held.status).toBe(200);
+  void held.body?.pipeTo(new WritableStream()).catch(() => undefined); // keep the call open
+}
+
+describe('hitl serve on signals', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} stops it although the reader of its stdout has gone`, async () => {
+      node = await spawnNode({});
+      node.child.stdout?.destroy(); // the pipe's only reader is gone, like tee after Ctrl-C
+      await sleep(100);
+      node.child.kill(signal);
+      expect(await exitWithin(node, 5_000)).toBe(0);
+    });
+  }
+
+  for (const reader of ['reading', 'gone'] as const) {
+    it(`a second signal exits at once while held calls drain (stdout reader ${reader})`, async () => {
+      node = await spawnNode({ HITL_DRAIN_MS: '20000' });
+      await holdACall(node.url);
+      if (reader === 'gone') node.child.stdout?.destroy();
+      node.child.kill('SIGTERM');
+      expect(await exitWithin(node, 1_000)).toBe('still running'); // draining the held call
+      const second = Date.now();
+      node.child.kill('SIGINT');
+      expect(await exitWithin(node, 2_000)).toBe(1);
+      expect(Date.now() - second).toBeLessThan(1_000);
+    });
+  }
+});
