@@ -3,9 +3,11 @@ import {
   type DeviceToServerEvents,
   type InquiryResponse,
   type InquiryStatus,
+  isFinalRefusal,
   type ResolvedBy,
   type ServerToDeviceEvents,
   SOCKET_PATH,
+  socketRefusalOf,
 } from '@hitl/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
@@ -129,7 +131,10 @@ class SocketDeviceClient implements DeviceClient {
   /** A new snapshot after every change; the timer follows the pending list. */
   private publish(patch: Partial<DeviceSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...patch, inquiries: newestFirst(this.state) };
-    if (this.snapshot.status === 'connected') delete this.snapshot.error;
+    if (this.snapshot.status === 'connected') {
+      delete this.snapshot.error;
+      delete this.snapshot.errorCode;
+    }
     if (this.useTimer && !this.closed) this.timer.track(this.state.inquiries.values());
     for (const watcher of [...this.watchers]) watcher();
   }
@@ -150,8 +155,9 @@ class SocketDeviceClient implements DeviceClient {
       if (this.closed) return;
       if (socket.active) return this.publish({ status: 'reconnecting', error: error.message });
       // Refused by the server's handshake check: a bad token stays bad, anything else is retried.
-      if (/^(unauthorized|forbidden)\b/.test(error.message)) {
-        return this.publish({ status: 'rejected', error: error.message });
+      const refusal = socketRefusalOf(error);
+      if (isFinalRefusal(refusal)) {
+        return this.publish({ status: 'rejected', error: error.message, errorCode: refusal?.code });
       }
       this.publish({ status: 'reconnecting', error: error.message });
       this.retryLater();

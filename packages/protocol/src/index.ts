@@ -5,6 +5,7 @@ export * from './form.js';
 export * from './inquiry.js';
 export * from './limits.js';
 export * from './rest.js';
+export * from './socket-errors.js';
 export * from './tiers.js';
 export * from './tokens.js';
 export * from './tools.js';

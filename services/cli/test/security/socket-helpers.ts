@@ -19,7 +19,8 @@ export function watchSocket(url: string, auth: Record<string, unknown>): Watched
   const events: [string, unknown][] = [];
   socket.io.on('packet', (packet: { type: number; data?: unknown[] }) => {
     // 2 = EVENT, 3 = ACK would not come unasked; only events matter here.
-    if (packet.type === 2 && Array.isArray(packet.data)) events.push([String(packet.data[0]), packet.data[1]]);
+    if (packet.type === 2 && Array.isArray(packet.data))
+      events.push([String(packet.data[0]), packet.data[1]]);
   });
   socket.on('inquiry:sync', (_event: unknown, ack?: unknown) => {
     if (typeof ack === 'function') ack();

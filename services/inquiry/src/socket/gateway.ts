@@ -11,6 +11,7 @@ import {
   type ServerToDeviceEvents,
   SOCKET_MAX_BUFFER_BYTES,
   SOCKET_PATH,
+  socketRefusal,
   toDeviceInquiry,
 } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
@@ -64,7 +65,9 @@ export function createDeviceGateway(
     path: SOCKET_PATH,
     maxHttpBufferSize: SOCKET_MAX_BUFFER_BYTES,
     serveClient: false,
-    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
+    // No connection-state recovery: it restores a session's rooms and replays its missed events
+    // in the namespace before any middleware has checked the token (socket.io 4.8
+    // `Namespace._createSocket`). Every connect re-syncs the pending list instead (docs/DEVICES.md).
     allowRequest: (req, callback) => {
       const problem = hostOriginProblem(deps.hostPolicy, req.headers.host, req.headers.origin);
       callback(problem, problem === null);
@@ -74,9 +77,11 @@ export function createDeviceGateway(
 
   io.use(async (socket, next) => {
     const handshake = DeviceHandshakeSchema.safeParse(socket.handshake.auth);
-    if (!handshake.success) return next(new Error(`unauthorized: ${describeZodError(handshake.error)}`));
+    if (!handshake.success) {
+      return next(socketRefusal('unauthorized', describeZodError(handshake.error)));
+    }
     const result = await authorize(deps.tokens, handshake.data.token, ['device']);
-    if (!result.ok) return next(new Error(`${result.code}: ${result.message}`));
+    if (!result.ok) return next(socketRefusal(result.code, result.message));
     socket.data = {
       userId: result.claims.sub,
       tokenKey: tokenFingerprint(handshake.data.token),
@@ -113,7 +118,6 @@ export function createDeviceGateway(
   });
 
   const events: InquiryEvents = {
-    // Broadcast without an ack: such packets are kept for connection-state recovery.
     created: (inquiry: Inquiry) =>
       io.to(room(inquiry.userId)).emit('inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
     updated: (inquiry: Inquiry) => {
