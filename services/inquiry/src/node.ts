@@ -3,8 +3,9 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { Inquiry } from '@hitl/protocol';
-import { MemoryInquiryStore } from '@hitl/store';
+import { MemoryInquiryStore, MemoryRevocationStore, RedisRevocationStore } from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
+import { RevocationCache } from './auth/revocation-cache.js';
 import { loadOrCreateSecret } from './auth/secret.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
@@ -50,6 +51,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   const redis = await connectRedis(config, logger);
   const store = redis?.store ?? new MemoryInquiryStore({ retentionMs: config.retentionMs });
   const limiter = createRateLimiter(config.ratePerMin, redis?.client);
+  const revocationStore = redis
+    ? new RedisRevocationStore({ redis: redis.client })
+    : new MemoryRevocationStore();
+  const revocations = new RevocationCache(revocationStore, logger);
+  await revocations.start();
+  tokens.checkRevocations((claims) => revocations.isRevoked(claims));
   const heldCalls = new HeldCalls();
   let draining = false;
 
@@ -100,6 +107,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     draining: () => draining,
     storeReady: () => !redis || redis.client.status === 'ready',
     decisionLog: decisions.log,
+    revocations: revocationStore,
     version: VERSION,
     webRoot: options.webRoot,
   });
@@ -112,6 +120,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     clock,
     logger,
     hostPolicy,
+    revocations,
     adapter: redis?.adapter,
   });
   listeners.push(gateway.events);
@@ -137,6 +146,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       heldCalls.releaseAll('node shutting down');
       while (heldCalls.size > 0) await new Promise((r) => setTimeout(r, 10));
       timers.stop();
+      revocations.stop();
       // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
       await Promise.race([
         gateway.io.close().catch(() => undefined),
@@ -144,6 +154,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       ]);
       httpServer.closeAllConnections();
       await store.close();
+      await revocationStore.close();
       await redis?.close();
       logger.info('node stopped');
     })();

@@ -51,7 +51,7 @@ async function allWithin(ms: number, checks: (() => Promise<boolean> | boolean)[
   return Date.now() - started;
 }
 
-describe('token lifecycle: exp, jti and revocation', () => {
+describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => {
   let redis: TestRedisServer;
   let nodes: NodeProcess[] = [];
   let solo: NodeProcess;
@@ -88,7 +88,9 @@ describe('token lifecycle: exp, jti and revocation', () => {
     for (const s of sockets) expect(await s.outcome).toEqual({ connected: true });
     expect([await rest(a.url, doomed.token), await rest(b.url, doomed.token)]).toEqual([200, 200]);
 
-    const revoked = await hitl(['token', 'revoke', '--jti', doomed.claims.jti ?? ''], { REDIS_URL: redis.url });
+    const revoked = await hitl(['token', 'revoke', '--jti', doomed.claims.jti ?? ''], {
+      REDIS_URL: redis.url,
+    });
     expect(revoked.code, revoked.stderr).toBe(0);
     await allWithin(1000, [
       async () => (await rest(a.url, doomed.token)) === 401,

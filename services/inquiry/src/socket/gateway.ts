@@ -12,12 +12,14 @@ import {
   SOCKET_MAX_BUFFER_BYTES,
   SOCKET_PATH,
   socketRefusal,
+  type TokenClaims,
   toDeviceInquiry,
 } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import type { z } from 'zod';
+import type { RevocationCache } from '../auth/revocation-cache.js';
 import { authorize, type TokenService } from '../auth/tokens.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { DeviceRef, Ending } from '../core/outcomes.js';
@@ -29,6 +31,8 @@ import { type HostPolicy, hostOriginProblem } from '../http/host-guard.js';
 
 interface DeviceData {
   userId: string;
+  /** The handshake token's claims: a revocation after the handshake is checked against them. */
+  claims: TokenClaims;
   device: DeviceRef;
   tokenKey: string;
 }
@@ -49,6 +53,8 @@ export interface GatewayDeps {
   clock: Clock;
   logger: Logger;
   hostPolicy: HostPolicy;
+  /** Re-read when a token is revoked anywhere: this node's sockets of revoked tokens are dropped. */
+  revocations?: Pick<RevocationCache, 'onReload'>;
   /** Socket.IO adapter factory (Redis streams in distributed mode; in-memory otherwise). */
   adapter?: Parameters<Server['adapter']>[0];
 }
@@ -84,6 +90,7 @@ export function createDeviceGateway(
     if (!result.ok) return next(socketRefusal(result.code, result.message));
     socket.data = {
       userId: result.claims.sub,
+      claims: result.claims,
       tokenKey: tokenFingerprint(handshake.data.token),
       device: {
         deviceId: handshake.data.deviceId ?? socket.id,
@@ -91,6 +98,12 @@ export function createDeviceGateway(
       },
     };
     return next();
+  });
+
+  deps.revocations?.onReload(() => {
+    for (const socket of io.of('/').sockets.values()) {
+      if (deps.tokens.isRevoked(socket.data.claims)) socket.disconnect(true);
+    }
   });
 
   io.on('connection', (socket) => {
