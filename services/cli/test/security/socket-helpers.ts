@@ -35,7 +35,13 @@ export function watchSocket(url: string, auth: Record<string, unknown>): Watched
 }
 
 /** Asks `user` a question through `/mcp` and leaves the call held (the inquiry stays pending). */
-export function askQuestion(url: string, user: string, question: string, signal: AbortSignal): void {
+export function askQuestion(
+  url: string,
+  user: string,
+  question: string,
+  signal: AbortSignal,
+  extra: Record<string, unknown> = {},
+): void {
   void rpcPost(
     url,
     user,
@@ -43,7 +49,7 @@ export function askQuestion(url: string, user: string, question: string, signal:
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'send_inquiry', arguments: { question } },
+      params: { name: 'send_inquiry', arguments: { question, ...extra } },
     },
     signal,
   ).catch(() => undefined);
