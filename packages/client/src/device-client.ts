@@ -1,5 +1,6 @@
 import {
   type DeviceAck,
+  type DeviceInquiry,
   type DeviceToServerEvents,
   type InquiryResponse,
   type InquiryStatus,
@@ -59,6 +60,9 @@ class SocketDeviceClient implements DeviceClient {
   private state: PendingState = emptyPendingState;
   private snapshot: DeviceSnapshot = { status: 'connecting', synced: false, inquiries: [] };
   private seenFirstSync = false;
+  /** `inquiry:sync` pages of the current connection so far, and what arrived live meanwhile. */
+  private syncPages: DeviceInquiry[] = [];
+  private readonly liveDuringSync = new Set<string>();
   private retryHandle: unknown;
   private attempt = 0;
   private closed = false;
@@ -143,6 +147,8 @@ class SocketDeviceClient implements DeviceClient {
     const { socket } = this;
     socket.on('connect', () => {
       this.attempt = 0;
+      this.syncPages = [];
+      this.liveDuringSync.clear();
       this.publish({ status: 'connected', synced: false });
     });
     socket.on('disconnect', (reason) => {
@@ -166,8 +172,19 @@ class SocketDeviceClient implements DeviceClient {
 
   private wireInquiries(): void {
     const { socket } = this;
-    socket.on('inquiry:sync', (event) => {
-      const result = applySync(this.state, event, this.clock.now());
+    socket.on('inquiry:sync', (event, ack) => {
+      // Pages add up until the one without `more`; the ack asks the server for the next page.
+      this.syncPages.push(...event.inquiries);
+      if (typeof ack === 'function') ack();
+      if (event.more === true) return;
+      const result = applySync(
+        this.state,
+        { inquiries: this.syncPages },
+        this.clock.now(),
+        this.liveDuringSync,
+      );
+      this.syncPages = [];
+      this.liveDuringSync.clear();
       this.state = result.state;
       const announce = this.seenFirstSync;
       this.seenFirstSync = true;
@@ -177,6 +194,7 @@ class SocketDeviceClient implements DeviceClient {
     socket.on('inquiry:new', (inquiry) => {
       const result = applyNew(this.state, inquiry, this.clock.now());
       if (!result.added) return;
+      if (!this.snapshot.synced) this.liveDuringSync.add(inquiry.inquiryId);
       this.state = result.state;
       this.publish({});
       this.events.emit('new', result.added);

@@ -120,6 +120,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     clock,
     logger,
     hostPolicy,
+    limits: { maxSocketsPerToken: config.maxSocketsPerToken, handshakesPerMin: config.handshakesPerMin },
     revocations,
     adapter: redis?.adapter,
   });
