@@ -1,4 +1,4 @@
-export { type RevocationReceipt, revokeInSharedStore } from './auth/revoke.js';
+export { followSharedRevocations, type RevocationReceipt, revokeInSharedStore } from './auth/revoke.js';
 export { loadOrCreateSecret } from './auth/secret.js';
 export { TokenService } from './auth/tokens.js';
 export { type Config, ConfigError, loadConfig } from './config.js';

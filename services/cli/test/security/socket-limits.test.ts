@@ -40,10 +40,8 @@ describe('socket limits', () => {
   let limited: NodeProcess;
   const calls = new AbortController();
   beforeAll(async () => {
-    [node, limited] = await Promise.all([
-      spawnNode({ HITL_MAX_SOCKETS_PER_TOKEN: '3', HITL_RATE_PER_MIN: '0' }),
-      spawnNode({}),
-    ]);
+    node = await spawnNode({ HITL_MAX_SOCKETS_PER_TOKEN: '3', HITL_RATE_PER_MIN: '0' });
+    limited = await spawnNode({});
   }, 60_000);
   afterAll(async () => {
     calls.abort();
@@ -52,7 +50,7 @@ describe('socket limits', () => {
 
   it('at most HITL_MAX_SOCKETS_PER_TOKEN live sockets per token: the oldest are dropped', async () => {
     const shared = await token('cap-user', 'device');
-    const sockets = [];
+    const sockets: ReturnType<typeof watchSocket>[] = [];
     for (let i = 0; i < 5; i += 1) {
       const s = watchSocket(node.url, { token: shared });
       expect(await s.outcome).toEqual({ connected: true });
@@ -108,7 +106,7 @@ describe('socket limits', () => {
 
   it('handshakes are rate-limited per token and per address', async () => {
     const one = await token('rate-user', 'device');
-    const refusals = [];
+    const refusals: unknown[] = [];
     for (let i = 0; i < 80; i += 1) {
       const s = watchSocket(limited.url, { token: one });
       const outcome = await s.outcome;

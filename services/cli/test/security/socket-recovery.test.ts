@@ -16,7 +16,7 @@ describe.each(['memory', 'redis'] as const)('socket session recovery (%s store)'
     if (mode === 'redis') {
       redis = await startRedisServer();
       const url = redis.url;
-      nodes = await Promise.all([0, 1].map(() => spawnNode({ REDIS_URL: url })));
+      nodes = [await spawnNode({ REDIS_URL: url }), await spawnNode({ REDIS_URL: url })];
     } else {
       nodes = [await spawnNode({})];
     }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
@@ -55,18 +55,56 @@ describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => 
   let redis: TestRedisServer;
   let nodes: NodeProcess[] = [];
   let solo: NodeProcess;
+  let decide: { child: ChildProcess; url: string };
   beforeAll(async () => {
     redis = await startRedisServer();
     const url = redis.url;
-    [nodes, solo] = await Promise.all([
-      Promise.all([0, 1].map(() => spawnNode({ REDIS_URL: url }))),
-      spawnNode({}),
-    ]);
-  }, 60_000);
+    // One at a time: four processes booting at once on a busy 2-core machine can take over the
+    // 15 s spawnNode allows each.
+    nodes = [await spawnNode({ REDIS_URL: url }), await spawnNode({ REDIS_URL: url })];
+    solo = await spawnNode({});
+    decide = await spawnDecide(url);
+  }, 120_000);
   afterAll(async () => {
+    decide?.child.kill('SIGKILL');
     await Promise.all([...nodes, solo].map((node) => node?.kill('SIGKILL')));
     await redis?.stop();
   });
+
+  /** `hitl decide` on the nodes' Redis: it checks ops tokens, so it honours revocations too. */
+  async function spawnDecide(redisUrl: string) {
+    const child = spawn(process.execPath, [BIN, 'decide'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        HITL_SECRET: SECRET,
+        REDIS_URL: redisUrl,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      const timer = setTimeout(() => reject(new Error(`hitl decide did not start: ${seen}`)), 30_000);
+      child.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const match = seen.match(/decision agent at (http:\/\/\S+)/);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+    return { child, url };
+  }
+
+  /** An empty body is invalid input (400) for an admitted token, 401 for a refused one. */
+  const decideStatus = (token: string) =>
+    fetch(`${decide.url}/v1/decide`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    }).then((r) => r.status);
 
   it('hitl token create puts a jti and a 90-day exp on every token; --expires never says none', async () => {
     const { claims } = await createToken('life-1', 'device');
@@ -106,10 +144,12 @@ describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => 
     const [a, b] = nodes as [NodeProcess, NodeProcess];
     const agent = await createToken('life-3', 'agent', ['--expires', 'never']);
     const device = await createToken('life-3', 'device');
+    const ops = await createToken('life-3', 'ops');
     const bystander = await createToken('life-3b', 'device');
     const socket = watchSocket(a.url, { token: device.token });
     expect(await socket.outcome).toEqual({ connected: true });
     expect(await mcp(b.url, agent.token)).toBe(200);
+    expect(await decideStatus(ops.token)).toBe(400);
 
     const revoked = await hitl(['token', 'revoke', '--user', 'life-3'], { REDIS_URL: redis.url });
     expect(revoked.code, revoked.stderr).toBe(0);
@@ -117,6 +157,7 @@ describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => 
       async () => (await mcp(a.url, agent.token)) === 401,
       async () => (await mcp(b.url, agent.token)) === 401,
       async () => (await rest(b.url, device.token)) === 401,
+      async () => (await decideStatus(ops.token)) === 401,
       () => !socket.socket.connected,
     ]);
     expect(await rest(a.url, bystander.token)).toBe(200);
