@@ -1,11 +1,14 @@
 import {
   type DeviceAck,
+  type DeviceInquiry,
   type DeviceToServerEvents,
   type InquiryResponse,
   type InquiryStatus,
+  isFinalRefusal,
   type ResolvedBy,
   type ServerToDeviceEvents,
   SOCKET_PATH,
+  socketRefusalOf,
 } from '@hitl/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
@@ -57,6 +60,9 @@ class SocketDeviceClient implements DeviceClient {
   private state: PendingState = emptyPendingState;
   private snapshot: DeviceSnapshot = { status: 'connecting', synced: false, inquiries: [] };
   private seenFirstSync = false;
+  /** `inquiry:sync` pages of the current connection so far, and what arrived live meanwhile. */
+  private syncPages: DeviceInquiry[] = [];
+  private readonly liveDuringSync = new Set<string>();
   private retryHandle: unknown;
   private attempt = 0;
   private closed = false;
@@ -129,7 +135,10 @@ class SocketDeviceClient implements DeviceClient {
   /** A new snapshot after every change; the timer follows the pending list. */
   private publish(patch: Partial<DeviceSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...patch, inquiries: newestFirst(this.state) };
-    if (this.snapshot.status === 'connected') delete this.snapshot.error;
+    if (this.snapshot.status === 'connected') {
+      delete this.snapshot.error;
+      delete this.snapshot.errorCode;
+    }
     if (this.useTimer && !this.closed) this.timer.track(this.state.inquiries.values());
     for (const watcher of [...this.watchers]) watcher();
   }
@@ -138,6 +147,8 @@ class SocketDeviceClient implements DeviceClient {
     const { socket } = this;
     socket.on('connect', () => {
       this.attempt = 0;
+      this.syncPages = [];
+      this.liveDuringSync.clear();
       this.publish({ status: 'connected', synced: false });
     });
     socket.on('disconnect', (reason) => {
@@ -150,8 +161,9 @@ class SocketDeviceClient implements DeviceClient {
       if (this.closed) return;
       if (socket.active) return this.publish({ status: 'reconnecting', error: error.message });
       // Refused by the server's handshake check: a bad token stays bad, anything else is retried.
-      if (/^(unauthorized|forbidden)\b/.test(error.message)) {
-        return this.publish({ status: 'rejected', error: error.message });
+      const refusal = socketRefusalOf(error);
+      if (isFinalRefusal(refusal)) {
+        return this.publish({ status: 'rejected', error: error.message, errorCode: refusal?.code });
       }
       this.publish({ status: 'reconnecting', error: error.message });
       this.retryLater();
@@ -160,8 +172,19 @@ class SocketDeviceClient implements DeviceClient {
 
   private wireInquiries(): void {
     const { socket } = this;
-    socket.on('inquiry:sync', (event) => {
-      const result = applySync(this.state, event, this.clock.now());
+    socket.on('inquiry:sync', (event, ack) => {
+      // Pages add up until the one without `more`; the ack asks the server for the next page.
+      this.syncPages.push(...event.inquiries);
+      if (typeof ack === 'function') ack();
+      if (event.more === true) return;
+      const result = applySync(
+        this.state,
+        { inquiries: this.syncPages },
+        this.clock.now(),
+        this.liveDuringSync,
+      );
+      this.syncPages = [];
+      this.liveDuringSync.clear();
       this.state = result.state;
       const announce = this.seenFirstSync;
       this.seenFirstSync = true;
@@ -171,6 +194,7 @@ class SocketDeviceClient implements DeviceClient {
     socket.on('inquiry:new', (inquiry) => {
       const result = applyNew(this.state, inquiry, this.clock.now());
       if (!result.added) return;
+      if (!this.snapshot.synced) this.liveDuringSync.add(inquiry.inquiryId);
       this.state = result.state;
       this.publish({});
       this.events.emit('new', result.added);

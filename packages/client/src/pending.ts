@@ -29,11 +29,16 @@ export function received(inquiry: DeviceInquiry, localNow: number): PendingInqui
   return { ...inquiry, skewMs, localDeviceAt: inquiry.deadlines.deviceAt - skewMs };
 }
 
-/** `inquiry:sync`: the server's list replaces ours (minus any we already saw end). */
+/**
+ * `inquiry:sync` (all its pages together): the server's list replaces ours (minus any we already
+ * saw end). `keep` names held inquiries that arrived live while the pages came in: the list was read
+ * before them, so they stay.
+ */
 export function applySync(
   state: PendingState,
-  event: InquirySyncEvent,
+  event: Pick<InquirySyncEvent, 'inquiries'> & Partial<InquirySyncEvent>,
   localNow: number,
+  keep: ReadonlySet<string> = new Set(),
 ): { state: PendingState; added: PendingInquiry[] } {
   const ended = new Set(state.ended);
   const inquiries = new Map<string, PendingInquiry>();
@@ -43,6 +48,10 @@ export function applySync(
     const copy = received(inquiry, localNow);
     inquiries.set(inquiry.inquiryId, copy);
     if (!state.inquiries.has(inquiry.inquiryId)) added.push(copy);
+  }
+  for (const id of keep) {
+    const held = state.inquiries.get(id);
+    if (held && !inquiries.has(id)) inquiries.set(id, held);
   }
   return { state: { ...state, inquiries }, added };
 }

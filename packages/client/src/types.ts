@@ -1,4 +1,4 @@
-import type { DeviceAck, InquiryResponse, InquiryStatus, ResolvedBy } from '@hitl/protocol';
+import type { DeviceAck, ErrorCode, InquiryResponse, InquiryStatus, ResolvedBy } from '@hitl/protocol';
 import type { BackoffOptions } from './backoff.js';
 import type { Clock } from './clock.js';
 import type { PendingInquiry } from './pending.js';
@@ -31,6 +31,8 @@ export interface DeviceSnapshot {
   status: ConnectionStatus;
   /** Why the last connection attempt failed, while not connected. */
   error?: string;
+  /** The code the server refused the handshake with (`unauthorized`, `forbidden`, ...). */
+  errorCode?: ErrorCode;
   /** True once the pending list was synced on the current connection. */
   synced: boolean;
   /** Pending inquiries, newest first. */

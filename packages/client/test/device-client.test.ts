@@ -122,14 +122,15 @@ describe('device client against a real node', () => {
     const rejected = createDeviceClient({ url: node.url, token: 'not-a-token', deviceName: 'x' });
     devices.push(rejected);
     const snap = await until(rejected, (s) => s.status === 'rejected');
-    expect(snap.error).toMatch(/^unauthorized/);
+    expect(snap.errorCode).toBe('unauthorized');
+    expect(snap.error).toMatch(/invalid or expired token/);
     const agentToken = createDeviceClient({
       url: node.url,
       token: await token(node, newUser(), 'agent'),
       deviceName: 'x',
     });
     devices.push(agentToken);
-    expect((await until(agentToken, (s) => s.status === 'rejected')).error).toMatch(/^forbidden/);
+    expect((await until(agentToken, (s) => s.status === 'rejected')).errorCode).toBe('forbidden');
   });
 });
 

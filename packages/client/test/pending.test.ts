@@ -29,6 +29,16 @@ describe('pending-inquiry state', () => {
     expect(second.added.map((i) => i.inquiryId)).toEqual(['01C']);
   });
 
+  it('an inquiry that arrived live while sync pages came in survives the sync that was read before it', () => {
+    const a = deviceInquiry('01A', SERVER);
+    const live = deviceInquiry('01L', SERVER + 3);
+    const gone = deviceInquiry('01G', SERVER + 1);
+    let state = applyNew(emptyPendingState, gone, SERVER).state;
+    state = applyNew(state, live, SERVER).state;
+    const synced = applySync(state, { inquiries: [a] }, SERVER + 5, new Set(['01L']));
+    expect(ids(synced.state)).toEqual(['01L', '01A']);
+  });
+
   it('a duplicate inquiry:new (or a replayed one) is ignored', () => {
     const a = deviceInquiry('01A', SERVER);
     const once = applyNew(emptyPendingState, a, SERVER);

@@ -41,9 +41,17 @@ export interface InquiryResolvedEvent {
   resolvedBy: ResolvedBy;
 }
 
+/**
+ * One page of the pending list a (re)connected device gets (`inquiry:sync`), newest first, at most
+ * `LIMITS.syncPageBytes` of JSON. The list is complete at the page with `more: false`; the device
+ * acks each page, and the next one is sent only after that ack (a device that does not read gets
+ * no more than one page).
+ */
 export interface InquirySyncEvent {
   inquiries: DeviceInquiry[];
   serverTime: number;
+  /** More pages follow; absent (older servers) means this page is the whole list. */
+  more?: boolean;
 }
 
 export const DeviceAnswerSchema = z.object({
@@ -68,7 +76,7 @@ export interface ServerToDeviceEvents {
   'inquiry:new': (inquiry: DeviceInquiry) => void;
   'inquiry:updated': (inquiry: DeviceInquiry) => void;
   'inquiry:resolved': (event: InquiryResolvedEvent) => void;
-  'inquiry:sync': (event: InquirySyncEvent) => void;
+  'inquiry:sync': (event: InquirySyncEvent, ack: () => void) => void;
 }
 
 export interface DeviceToServerEvents {

@@ -20,6 +20,8 @@ export const LIMITS = {
   bodyBytes: 256 * 1024,
   /** Socket.IO `maxHttpBufferSize`, in bytes. */
   socketBufferBytes: 64 * 1024,
+  /** One `inquiry:sync` page, in bytes of JSON (DESIGN §6.4). */
+  syncPageBytes: 256 * 1024,
   /** Page size for lists. */
   pageSize: 200,
   /** How deep a JSON body may nest (objects and arrays), counted from its root. */

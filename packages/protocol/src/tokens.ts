@@ -16,5 +16,20 @@ export const TokenClaimsSchema = z.object({
   role: RoleSchema,
   /** Optional display name of the agent or device the token was minted for. */
   name: z.string().max(200).optional(),
+  /** The token's own id: what `hitl token revoke --jti` names. Set by the signer. */
+  jti: z.string().min(1).max(100).optional(),
+  /** Issued-at and expiry, epoch seconds (set by the signer; read back on verify). */
+  iat: z.number().int().optional(),
+  exp: z.number().int().optional(),
 });
 export type TokenClaims = z.infer<typeof TokenClaimsSchema>;
+
+/**
+ * `POST /api/revocations` (ops): revoke one token by its `jti`, or every token of `user` issued up
+ * to now. Exactly one of the two.
+ */
+export const RevocationBodySchema = z.union([
+  z.object({ jti: z.string().min(1).max(100) }).strict(),
+  z.object({ user: UserIdSchema }).strict(),
+]);
+export type RevocationBody = z.infer<typeof RevocationBodySchema>;

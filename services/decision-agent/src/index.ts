@@ -64,7 +64,7 @@ export {
   SUGGEST_PATH,
   startDecisionServer,
 } from './http/server.js';
-export { checkServiceToken, requireServiceToken } from './http/service-auth.js';
+export { checkServiceToken, type IsRevoked, requireServiceToken } from './http/service-auth.js';
 export {
   type ChatModel,
   type ChatModelConfig,

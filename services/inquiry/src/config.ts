@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   HITL_RATE_PER_MIN: int(600),
   HITL_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   HITL_MAX_PENDING_PER_USER: int(1000),
+  HITL_MAX_SOCKETS_PER_TOKEN: int(20, 1),
+  HITL_HANDSHAKES_PER_MIN: int(60),
   HITL_HEARTBEAT_MS: int(10_000, 100),
   HITL_RETENTION_MS: int(7 * 24 * 3600_000, 1000),
   HITL_SWEEP_MS: int(500, 10),
@@ -89,6 +91,10 @@ export interface Config {
   /** Open connections per process (`HITL_MAX_CONNECTIONS`; default: the open-file limit less a margin). */
   maxConnections: number;
   maxPendingPerUser: number;
+  /** Live device sockets one token may hold; the oldest beyond it are dropped. */
+  maxSocketsPerToken: number;
+  /** Socket.IO handshakes per minute per token (an address gets five times it); 0: no limit. */
+  handshakesPerMin: number;
   heartbeatMs: number;
   retentionMs: number;
   sweepMs: number;
@@ -168,6 +174,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ratePerMin: e.HITL_RATE_PER_MIN,
     maxConnections: e.HITL_MAX_CONNECTIONS ?? defaultMaxConnections(),
     maxPendingPerUser: e.HITL_MAX_PENDING_PER_USER,
+    maxSocketsPerToken: e.HITL_MAX_SOCKETS_PER_TOKEN,
+    handshakesPerMin: e.HITL_HANDSHAKES_PER_MIN,
     heartbeatMs: e.HITL_HEARTBEAT_MS,
     retentionMs: e.HITL_RETENTION_MS,
     sweepMs: e.HITL_SWEEP_MS,

@@ -3,8 +3,9 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { Inquiry } from '@hitl/protocol';
-import { MemoryInquiryStore } from '@hitl/store';
+import { MemoryInquiryStore, MemoryRevocationStore, RedisRevocationStore } from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
+import { RevocationCache } from './auth/revocation-cache.js';
 import { loadOrCreateSecret } from './auth/secret.js';
 import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
@@ -51,6 +52,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   const redis = await connectRedis(config, logger);
   const store = redis?.store ?? new MemoryInquiryStore({ retentionMs: config.retentionMs });
   const limiter = createRateLimiter(config.ratePerMin, redis?.client);
+  const revocationStore = redis
+    ? new RedisRevocationStore({ redis: redis.client })
+    : new MemoryRevocationStore();
+  const revocations = new RevocationCache(revocationStore, logger);
+  await revocations.start();
+  tokens.checkRevocations((claims) => revocations.isRevoked(claims));
   const heldCalls = new HeldCalls();
   let draining = false;
 
@@ -101,6 +108,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     draining: () => draining,
     storeReady: () => !redis || redis.client.status === 'ready',
     decisionLog: decisions.log,
+    revocations: revocationStore,
     version: VERSION,
     webRoot: options.webRoot,
   });
@@ -117,6 +125,8 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     clock,
     logger,
     hostPolicy,
+    limits: { maxSocketsPerToken: config.maxSocketsPerToken, handshakesPerMin: config.handshakesPerMin },
+    revocations,
     adapter: redis?.adapter,
   });
   listeners.push(gateway.events);
@@ -141,10 +151,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       heldCalls.releaseAll('node shutting down');
       await heldCalls.whenEmpty();
       timers.stop();
+      revocations.stop();
       // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
       await within(clock, 2000, gateway.io.close());
       httpServer.closeAllConnections();
       await store.close();
+      await revocationStore.close();
       await redis?.close();
       logger.info('node stopped');
     })();

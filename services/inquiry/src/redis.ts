@@ -34,7 +34,7 @@ export async function connectRedis(config: Config, logger: Logger): Promise<Redi
   return {
     client: shared,
     store,
-    adapter: createAdapter(shared, { streamName: 'hitl:socket.io', sessionKeyPrefix: 'hitl:sio:session:' }),
+    adapter: createAdapter(shared, { streamName: 'hitl:socket.io' }),
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },

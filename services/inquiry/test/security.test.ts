@@ -161,8 +161,13 @@ describe('doors, tokens and bad input', () => {
   });
 
   it('rejects devices with a bad token or the wrong role at the handshake, with a reason', async () => {
-    await expect(connectDevice(t.url, 'not-a-token', 'x')).rejects.toThrow(/unauthorized/);
-    await expect(connectDevice(t.url, await t.token('u1', 'agent'), 'x')).rejects.toThrow(/forbidden/);
+    await expect(connectDevice(t.url, 'not-a-token', 'x')).rejects.toMatchObject({
+      data: { code: 'unauthorized' },
+    });
+    await expect(connectDevice(t.url, await t.token('u1', 'agent'), 'x')).rejects.toMatchObject({
+      data: { code: 'forbidden' },
+      message: expect.stringMatching(/needs device/),
+    });
   });
 
   it('adjusts tool descriptions per connection from the MCP URL query', async () => {

@@ -1,5 +1,10 @@
 export { runStoreContract } from './contract.js';
 export {
+  type MakeRevocations,
+  type RevocationFixture,
+  runRevocationContract,
+} from './contract-revocations.js';
+export {
   answered,
   eventually,
   type MakeStore,

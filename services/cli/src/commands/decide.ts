@@ -1,5 +1,5 @@
 import { createLocalDecider, openAiChatModel, startDecisionServer } from '@hitl/decision-agent';
-import { createLogger, loadOrCreateSecret } from '@hitl/inquiry';
+import { createLogger, followSharedRevocations, loadOrCreateSecret } from '@hitl/inquiry';
 import type { Command } from 'commander';
 import { exitOnSetupError, loadConfigOrExit } from '../config-or-exit.js';
 
@@ -21,7 +21,10 @@ export function registerDecide(program: Command): void {
       );
       const logger = createLogger(config.logLevel, config.nodeId ?? `decide-${process.pid}`);
       const model = config.llm ? openAiChatModel(config.llm) : undefined;
+      // With the nodes' REDIS_URL, a token revoked there is refused here too (DESIGN §6.4).
+      const revocations = await followSharedRevocations(config, logger);
       const server = await startDecisionServer({
+        ...(revocations ? { isRevoked: revocations.isRevoked } : {}),
         port: config.port,
         host: config.host,
         secret,
@@ -33,7 +36,7 @@ export function registerDecide(program: Command): void {
         `hitl decision agent at ${server.url} (${model ? `model ${model.model}` : 'rule-based, no HITL_LLM_URL'})\n`,
       );
       const stop = () => {
-        server.close().then(
+        Promise.all([server.close(), revocations?.close()]).then(
           () => process.exit(0),
           () => process.exit(1),
         );

@@ -8,7 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { type Decider, DecisionRequestSchema, SuggestRequestSchema } from '../core/types.js';
-import { requireServiceToken } from './service-auth.js';
+import { type IsRevoked, requireServiceToken } from './service-auth.js';
 
 /** Paths of the decision agent's HTTP API. */
 export const DECIDE_PATH = '/v1/decide';
@@ -21,6 +21,8 @@ export interface DecisionAppDeps {
   logger: Logger;
   /** Host / Origin names beyond loopback this service answers to; default: loopback only. */
   hostPolicy?: HostPolicy;
+  /** Revoked tokens are refused too (set when `hitl decide` shares the nodes' Redis). */
+  isRevoked?: IsRevoked;
 }
 
 async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S> | Response> {
@@ -41,7 +43,7 @@ async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.
  */
 export function decisionApp(deps: DecisionAppDeps): Hono {
   const app = new Hono();
-  const auth = requireServiceToken(deps.secret);
+  const auth = requireServiceToken(deps.secret, deps.isRevoked);
   const limit = bodyLimit({
     maxSize: LIMITS.bodyBytes,
     onError: (c) =>

@@ -1,8 +1,11 @@
-import { TokenClaimsSchema } from '@hitl/protocol';
+import { type TokenClaims, TokenClaimsSchema } from '@hitl/protocol';
 import type { MiddlewareHandler } from 'hono';
 import { verify } from 'hono/jwt';
 
 type AuthFailure = { code: 'unauthorized' | 'forbidden'; message: string };
+
+/** True for a token revoked since it was signed (`hitl token revoke`; DESIGN §6.4). */
+export type IsRevoked = (claims: TokenClaims) => boolean;
 
 /**
  * Checks the caller's bearer token: an HS256 token signed with the shared `HITL_SECRET` (issuer
@@ -11,6 +14,7 @@ type AuthFailure = { code: 'unauthorized' | 'forbidden'; message: string };
 export async function checkServiceToken(
   header: string | undefined,
   secret: string,
+  isRevoked: IsRevoked = () => false,
 ): Promise<AuthFailure | null> {
   const token = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
   if (!token) return { code: 'unauthorized', message: 'missing bearer token' };
@@ -23,6 +27,7 @@ export async function checkServiceToken(
   }
   const claims = TokenClaimsSchema.safeParse(payload);
   if (!claims.success) return { code: 'unauthorized', message: 'invalid token claims' };
+  if (isRevoked(claims.data)) return { code: 'unauthorized', message: 'invalid or expired token' };
   if (claims.data.role !== 'ops') {
     return {
       code: 'forbidden',
@@ -33,9 +38,9 @@ export async function checkServiceToken(
 }
 
 /** Hono middleware around {@link checkServiceToken}: 401 / 403 with `{error: {code, message}}`. */
-export function requireServiceToken(secret: string): MiddlewareHandler {
+export function requireServiceToken(secret: string, isRevoked?: IsRevoked): MiddlewareHandler {
   return async (c, next) => {
-    const failure = await checkServiceToken(c.req.header('authorization'), secret);
+    const failure = await checkServiceToken(c.req.header('authorization'), secret, isRevoked);
     if (!failure) return next();
     if (failure.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
     return c.json({ error: failure }, failure.code === 'unauthorized' ? 401 : 403);

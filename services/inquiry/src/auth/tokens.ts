@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Role, type TokenClaims, TokenClaimsSchema } from '@hitl/protocol';
 import { jwtVerify, SignJWT } from 'jose';
 
@@ -9,35 +10,58 @@ export interface TokenOptions {
   expiresIn?: string;
 }
 
+/** Says whether verified claims were revoked since (checked on every use, cached or not). */
+export type RevocationCheck = (claims: TokenClaims) => boolean;
+
 /** How many verified tokens a node remembers (oldest dropped first). */
 const VERIFIED_CACHE_SIZE = 4096;
 
 /**
  * Signs and checks the HS256 tokens of agents, devices and ops. A token that verified once is
  * remembered until it expires, so the signature and claims are not checked again on every request
- * (~0.1 ms of CPU each); tokens that fail are never remembered.
+ * (~0.1 ms of CPU each); tokens that fail are never remembered. The revocation check runs on every
+ * use, remembered or not, so a revocation beats the cache.
  */
 export class TokenService {
   private readonly key: Uint8Array;
   private readonly verified = new Map<string, { claims: TokenClaims; expiresAtMs: number }>();
 
+  private revoked: RevocationCheck = () => false;
+
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
   }
 
+  /** Installs the node's revocation list (DESIGN §6.4). */
+  checkRevocations(check: RevocationCheck): void {
+    this.revoked = check;
+  }
+
+  /** Signs `claims` with a fresh `jti` and the current `iat` (any given in `claims` are replaced). */
   async sign(claims: TokenClaims, options: TokenOptions = {}): Promise<string> {
-    const { sub, ...rest } = TokenClaimsSchema.parse(claims);
+    const { sub, jti: _jti, iat: _iat, exp: _exp, ...rest } = TokenClaimsSchema.parse(claims);
     let jwt = new SignJWT(rest)
       .setProtectedHeader({ alg: ALG })
       .setSubject(sub)
       .setIssuer(ISSUER)
+      .setJti(randomBytes(16).toString('base64url'))
       .setIssuedAt();
     if (options.expiresIn) jwt = jwt.setExpirationTime(options.expiresIn);
     return jwt.sign(this.key);
   }
 
-  /** The token's claims, or `null` when it is malformed, forged or expired. */
+  /** The token's claims, or `null` when it is malformed, forged, expired or revoked. */
   async verify(token: string): Promise<TokenClaims | null> {
+    const claims = await this.verifySignature(token);
+    return claims && !this.revoked(claims) ? claims : null;
+  }
+
+  /** True when verified claims have been revoked since (sockets already admitted ask this). */
+  isRevoked(claims: TokenClaims): boolean {
+    return this.revoked(claims);
+  }
+
+  private async verifySignature(token: string): Promise<TokenClaims | null> {
     const known = this.verified.get(token);
     if (known) {
       if (Date.now() < known.expiresAtMs) return known.claims;

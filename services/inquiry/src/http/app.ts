@@ -10,9 +10,10 @@ import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { errorResponse, JSONRPC, jsonRpcError } from './errors.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
+import { type RevocationRouteDeps, revocationRoutes } from './revocation-routes.js';
 import { webRoutes } from './web-routes.js';
 
-export interface AppDeps extends RestDeps, McpRouteDeps, DecisionRouteDeps {
+export interface AppDeps extends RestDeps, McpRouteDeps, DecisionRouteDeps, RevocationRouteDeps {
   store: InquiryStore;
   metrics: NodeMetrics;
   hostPolicy: HostPolicy;
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/mcp', mcpRoutes(deps));
   app.route('/api', restRoutes(deps));
   app.route('/api', decisionRoutes(deps));
+  app.route('/api', revocationRoutes(deps));
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
     if (isStoreOutage(error)) {

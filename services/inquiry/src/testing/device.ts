@@ -39,9 +39,18 @@ export async function connectDevice(url: string, token: string, deviceName: stri
         },
       ]);
     });
-  for (const event of ['inquiry:new', 'inquiry:resolved', 'inquiry:sync', 'inquiry:updated']) {
+  for (const event of ['inquiry:new', 'inquiry:resolved', 'inquiry:updated']) {
     socket.on(event, (payload: unknown) => push(event, payload));
   }
+  // Sync pages are acked and add up; `synced` gets the whole list once the last page is in.
+  let pages: InquirySyncEvent['inquiries'] = [];
+  socket.on('inquiry:sync', (page: InquirySyncEvent, ack?: () => void) => {
+    if (typeof ack === 'function') ack();
+    pages = [...pages, ...page.inquiries];
+    if (page.more === true) return;
+    push('inquiry:sync', { ...page, inquiries: pages });
+    pages = [];
+  });
   const synced = next<InquirySyncEvent>('inquiry:sync');
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());

@@ -1,0 +1,82 @@
+import {
+  type DeviceAck,
+  DeviceAnswerSchema,
+  DeviceInquiryRefSchema,
+  describeZodError,
+  HitlError,
+} from '@hitl/protocol';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { InquiryService } from '../core/inquiry-service.js';
+import type { Ending } from '../core/outcomes.js';
+import type { RateLimiter } from '../core/rate-limit.js';
+import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
+import type { DeviceSocket } from './device-socket.js';
+
+export interface DeviceEventDeps {
+  service: InquiryService;
+  limiter: RateLimiter;
+  logger: Logger;
+}
+
+/** A device's answers, refusals and timer reports, each acked `{ok, status}` or `{ok: false, error}`. */
+export function handleDeviceEvents(socket: DeviceSocket, deps: DeviceEventDeps): void {
+  socket.on('inquiry:answer', (payload, ack) =>
+    handle(deps, socket, ack, DeviceAnswerSchema, payload, (p) => ({
+      type: 'answer',
+      response: p.response,
+      device: socket.data.device,
+    })),
+  );
+  socket.on('inquiry:refuse', (payload, ack) =>
+    handle(deps, socket, ack, DeviceInquiryRefSchema, payload, () => ({
+      type: 'refusal',
+      device: socket.data.device,
+    })),
+  );
+  socket.on('inquiry:timeout', (payload, ack) =>
+    handle(deps, socket, ack, DeviceInquiryRefSchema, payload, () => ({
+      type: 'device-timer',
+      device: socket.data.device,
+    })),
+  );
+}
+
+async function handle<S extends z.ZodType>(
+  deps: DeviceEventDeps,
+  socket: DeviceSocket,
+  ack: unknown,
+  schema: S,
+  payload: unknown,
+  toEnding: (parsed: z.infer<S>) => Ending,
+): Promise<void> {
+  const reply = typeof ack === 'function' ? (ack as (r: DeviceAck) => void) : () => undefined;
+  const fail = (code: HitlError['code'], message: string) => reply({ ok: false, error: { code, message } });
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) return fail('invalid_input', describeZodError(parsed.error));
+  const { inquiryId } = parsed.data as { inquiryId: string };
+  // The read the resolve needs goes out with the rate-limit check (one round trip, not two); it
+  // changes nothing, so an answer over the limit still has no effect.
+  const found = deps.service.find(inquiryId, socket.data.userId);
+  found.catch(() => undefined);
+  const rate = await deps.limiter.consume(socket.data.tokenKey);
+  if (!rate.ok)
+    return fail('rate_limited', `rate limit reached; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`);
+  try {
+    const result = await deps.service.settle(inquiryId, socket.data.userId, toEnding(parsed.data), found);
+    if (result.kind === 'won') return reply({ ok: true, status: result.inquiry.status });
+    if (result.kind === 'not_found') return fail('not_found', `no inquiry ${inquiryId}`);
+    const { status, resolvedBy } = result.inquiry;
+    return reply({
+      ok: false,
+      error: { code: 'already_resolved', message: `this inquiry is already ${status}` },
+      status,
+      ...(resolvedBy ? { resolvedBy } : {}),
+    });
+  } catch (error) {
+    if (error instanceof HitlError) return fail(error.code, error.message);
+    if (isStoreOutage(error)) return fail('unavailable', storeUnavailable().message);
+    deps.logger.error({ err: error, inquiryId }, 'device event failed');
+    return fail('internal', 'internal error');
+  }
+}
