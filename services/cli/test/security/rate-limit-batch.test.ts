@@ -13,7 +13,8 @@ describe('security: a batch spends one unit of the rate limit per message', () =
 
   /** POSTs as one agent token (the budget is per token; a token signed a second later is another). */
   async function rpcPost(user: string, message: unknown, signal?: AbortSignal): Promise<Response> {
-    const agent = (tokensByUser[user] ??= await token(user, 'agent'));
+    const agent = tokensByUser[user] ?? (await token(user, 'agent'));
+    tokensByUser[user] = agent;
     return fetch(`${node.url}/mcp`, {
       method: 'POST',
       signal,
