@@ -69,6 +69,20 @@ describe('the decision agent as an HTTP service', () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^strategy:/);
   });
 
+  it('refuses JSON nested deeper than 64 levels as a 400 naming the field', async () => {
+    const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const raw = JSON.stringify({ ...request, inquiry: { ...request.inquiry, context: '@@' } });
+    const response = await fetch(`${server.url}${DECIDE_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await token('ops')}` },
+      body: raw.replace('"@@"', deep),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /^inquiry\.context.* is nested deeper than 64 levels/,
+    );
+  });
+
   it('decides through the remote client', async () => {
     llm.reply({ content: { decision: 'answer', answer: 'M', rationale: 'usual size', confidence: 0.9 } });
     expect(await remote.decide(request as Parameters<Decider['decide']>[0])).toMatchObject({

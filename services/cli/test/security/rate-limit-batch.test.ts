@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NodeProcess, rpcPost, spawnNode, token } from '../node-process.js';
+import { type NodeProcess, spawnNode, token } from '../node-process.js';
 
 /** Finding 3: the rate limit counts JSON-RPC messages, not HTTP requests (DESIGN §6.4). */
 describe('security: a batch spends one unit of the rate limit per message', () => {
@@ -11,6 +11,23 @@ describe('security: a batch spends one unit of the rate limit per message', () =
     await node?.kill();
   });
 
+  /** POSTs as one agent token (the budget is per token; a token signed a second later is another). */
+  async function rpcPost(user: string, message: unknown, signal?: AbortSignal): Promise<Response> {
+    const agent = tokensByUser[user] ?? (await token(user, 'agent'));
+    tokensByUser[user] = agent;
+    return fetch(`${node.url}/mcp`, {
+      method: 'POST',
+      signal,
+      headers: {
+        authorization: `Bearer ${agent}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(message),
+    });
+  }
+  const tokensByUser: Record<string, string> = {};
+
   const sendInquiry = (i: number) => ({
     jsonrpc: '2.0',
     id: i,
@@ -21,7 +38,7 @@ describe('security: a batch spends one unit of the rate limit per message', () =
   it('refuses a batch of 10 tools/call with a budget of 5 a minute, and creates no inquiry', async () => {
     const controller = new AbortController();
     const batch = Array.from({ length: 10 }, (_, i) => sendInquiry(i));
-    const response = await rpcPost(node.url, 'batcher', batch, controller.signal);
+    const response = await rpcPost('batcher', batch, controller.signal);
     const status = response.status;
     controller.abort();
     expect(status).toBe(429);
@@ -42,10 +59,10 @@ describe('security: a batch spends one unit of the rate limit per message', () =
         method: 'tools/call',
         params: { name: 'get_inquiry', arguments: { inquiryId: `missing-${from + k}` } },
       }));
-    const first = await rpcPost(node.url, 'counter', batch(0));
+    const first = await rpcPost('counter', batch(0));
     expect(first.status).toBe(200);
     await first.text();
-    const second = await rpcPost(node.url, 'counter', batch(10));
+    const second = await rpcPost('counter', batch(10));
     expect(second.status).toBe(429);
   });
 });

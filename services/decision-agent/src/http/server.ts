@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
-import { describeZodError, LIMITS } from '@hitl/protocol';
+import { describeDepthProblem, describeZodError, jsonDepthProblem, LIMITS } from '@hitl/protocol';
 import { createAdaptorServer } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -32,6 +32,10 @@ async function parseBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.
   } catch {
     return c.json({ error: { code: 'invalid_input', message: 'body must be JSON' } }, 400);
   }
+  // Before zod walks it: the context check serialises it, which a deep value would overflow.
+  const tooDeep = jsonDepthProblem(body);
+  if (tooDeep)
+    return c.json({ error: { code: 'invalid_input', message: describeDepthProblem(tooDeep) } }, 400);
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   return c.json({ error: { code: 'invalid_input', message: describeZodError(parsed.error) } }, 400);

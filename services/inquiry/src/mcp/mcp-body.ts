@@ -1,5 +1,14 @@
-import { type DepthProblem, describeDepthProblem } from '@hitl/protocol';
-import type { Context } from 'hono';
+import { type DepthProblem, describeDepthProblem, jsonDepthProblem } from '@hitl/protocol';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Logger } from 'pino';
+import type { RateLimiter } from '../core/rate-limit.js';
+import { type AuthVariables, rateLimited } from '../http/auth.js';
+import { JSONRPC, jsonRpcError } from '../http/errors.js';
+
+/** What {@link readMcpBody} leaves for the route: the parsed JSON-RPC body. */
+export interface McpBodyVariables extends AuthVariables {
+  mcpBody: unknown;
+}
 
 /** JSON-RPC's code for invalid method parameters. */
 const INVALID_PARAMS = -32602;
@@ -35,4 +44,36 @@ export function tooDeepResponse(c: Context, body: unknown, problem: DepthProblem
   const ids = requestIds(body);
   if (ids.length === 0) return c.json(error(null), 400);
   return c.json(Array.isArray(body) ? ids.map(error) : error(ids[0] ?? null));
+}
+
+/**
+ * Reads a `/mcp` POST body once, after the token check: parses it, spends one rate-limit point per
+ * JSON-RPC message (429 over the budget, nothing done), and refuses JSON nested deeper than 64 levels
+ * as invalid params naming the field (logged) before anything walks it: a recursive validator, or the
+ * context check's `JSON.stringify`, would overflow the stack on it (DESIGN §6.4).
+ */
+export function readMcpBody(
+  limiter: RateLimiter,
+  logger: Logger,
+): MiddlewareHandler<{ Variables: McpBodyVariables }> {
+  return async (c, next) => {
+    let body: unknown;
+    let parsed = true;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      parsed = false;
+    }
+    const rate = await limiter.consume(c.get('tokenKey'), messageCount(body));
+    if (!rate.ok) return rateLimited(c, rate.retryAfterMs, 'jsonrpc');
+    if (!parsed) return jsonRpcError(c, 400, JSONRPC.parseError, 'Parse error: the body is not valid JSON');
+    const tooDeep = jsonDepthProblem(body);
+    if (tooDeep) {
+      const field = describeDepthProblem(tooDeep);
+      logger.warn({ userId: c.get('claims').sub, field }, 'refused a JSON body nested deeper than 64 levels');
+      return tooDeepResponse(c, body, tooDeep);
+    }
+    c.set('mcpBody', body);
+    return next();
+  };
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { describeDepthProblem, jsonDepthProblem, type TokenClaims } from '@hitl/protocol';
+import type { TokenClaims } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
@@ -8,12 +8,12 @@ import type { TokenService } from '../auth/tokens.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
-import { type AuthVariables, rateLimited, requireRole } from '../http/auth.js';
+import { requireRole } from '../http/auth.js';
 import { JSONRPC, jsonRpcError } from '../http/errors.js';
 import { descriptionsFor } from './descriptions.js';
 import { directCallOf, KEEP_ALIVE_MS, serveDirectCall } from './direct-call.js';
 import { HeldCalls } from './held-calls.js';
-import { messageCount, tooDeepResponse } from './mcp-body.js';
+import { type McpBodyVariables, readMcpBody } from './mcp-body.js';
 import { createMcpServer } from './mcp-server.js';
 import { SseKeepAlive } from './sse-keep-alive.js';
 
@@ -32,7 +32,7 @@ export interface McpRouteDeps {
   version: string;
 }
 
-type Env = { Variables: AuthVariables };
+type Env = { Variables: McpBodyVariables };
 
 /** `notifications/cancelled` messages in a POST body (single message or batch). */
 function cancelledRequestIds(body: unknown): (string | number)[] {
@@ -64,63 +64,50 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   app.get('/', methodNotAllowed);
   app.delete('/', methodNotAllowed);
 
-  app.post('/', requireRole(deps.tokens, ['agent'], 'jsonrpc'), async (c) => {
-    let body: unknown;
-    let parsed = true;
-    try {
-      body = JSON.parse(await c.req.text());
-    } catch {
-      parsed = false;
-    }
-    const claims = c.get('claims');
-    const tokenKey = c.get('tokenKey');
-    // Each JSON-RPC message spends a point, so a batch cannot multiply the budget (DESIGN §6.4).
-    const rate = await deps.limiter.consume(tokenKey, messageCount(body));
-    if (!rate.ok) return rateLimited(c, rate.retryAfterMs, 'jsonrpc');
-    if (!parsed) return jsonRpcError(c, 400, JSONRPC.parseError, 'Parse error: the body is not valid JSON');
-    // Checked before anything walks the body: a recursive validator would overflow the stack.
-    const tooDeep = jsonDepthProblem(body);
-    if (tooDeep) {
-      deps.logger.warn(
-        { userId: claims.sub, field: describeDepthProblem(tooDeep) },
-        'refused a JSON body nested deeper than 64 levels',
-      );
-      return tooDeepResponse(c, body, tooDeep);
-    }
-    for (const requestId of cancelledRequestIds(body)) void cancelHeldCall(deps, claims, tokenKey, requestId);
+  app.post(
+    '/',
+    requireRole(deps.tokens, ['agent'], 'jsonrpc'),
+    readMcpBody(deps.limiter, deps.logger),
+    async (c) => {
+      const body = c.get('mcpBody');
+      const claims = c.get('claims');
+      const tokenKey = c.get('tokenKey');
+      for (const requestId of cancelledRequestIds(body))
+        void cancelHeldCall(deps, claims, tokenKey, requestId);
 
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    const direct = directCallOf(body, c.req.raw.headers);
-    if (direct) {
-      // The hot path (send_inquiry, get_inquiry): no SDK server or transport is built or kept.
-      const { response, abort } = serveDirectCall({ ...deps, claims, tokenKey }, direct, keepAlive);
-      outgoing?.once('close', abort);
-      return response;
-    }
-    const server = createMcpServer({
-      ...deps,
-      claims,
-      tokenKey,
-      descriptions: descriptionsFor(new URL(c.req.url).searchParams),
-    });
-    // Our heartbeats already keep a progress-tracked stream busy; the SDK's keep-alive comment
-    // frames would only add a timer and writes per held call. Without a progress token they stay.
-    const heartbeats = asksForProgress(body) && deps.heartbeatMs <= KEEP_ALIVE_MS;
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      ...(heartbeats ? { keepAliveMs: 0 } : {}),
-    });
-    await server.connect(transport);
-    // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
-    const release = () => void server.close().catch(() => undefined);
-    // The socket closing (dropped or done) frees the server; release is idempotent.
-    outgoing?.once('close', release);
-    releaseAfterResponses(transport, body, release);
-    return transport.handleRequest(c.req.raw, {
-      parsedBody: body,
-      authInfo: { token: tokenKey, clientId: claims.sub, scopes: [claims.role] },
-    });
-  });
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      const direct = directCallOf(body, c.req.raw.headers);
+      if (direct) {
+        // The hot path (send_inquiry, get_inquiry): no SDK server or transport is built or kept.
+        const { response, abort } = serveDirectCall({ ...deps, claims, tokenKey }, direct, keepAlive);
+        outgoing?.once('close', abort);
+        return response;
+      }
+      const server = createMcpServer({
+        ...deps,
+        claims,
+        tokenKey,
+        descriptions: descriptionsFor(new URL(c.req.url).searchParams),
+      });
+      // Our heartbeats already keep a progress-tracked stream busy; the SDK's keep-alive comment
+      // frames would only add a timer and writes per held call. Without a progress token they stay.
+      const heartbeats = asksForProgress(body) && deps.heartbeatMs <= KEEP_ALIVE_MS;
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        ...(heartbeats ? { keepAliveMs: 0 } : {}),
+      });
+      await server.connect(transport);
+      // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
+      const release = () => void server.close().catch(() => undefined);
+      // The socket closing (dropped or done) frees the server; release is idempotent.
+      outgoing?.once('close', release);
+      releaseAfterResponses(transport, body, release);
+      return transport.handleRequest(c.req.raw, {
+        parsedBody: body,
+        authInfo: { token: tokenKey, clientId: claims.sub, scopes: [claims.role] },
+      });
+    },
+  );
   return app;
 }
 
