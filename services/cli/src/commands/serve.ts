@@ -13,12 +13,20 @@ export function registerServe(program: Command): void {
     .description('Start an inquiry node (HTTP + MCP + Socket.IO on one port); configured by environment')
     .action(async () => {
       const config = loadConfigOrExit('serve');
+      ignoreGoneReader(process.stdout);
       const node = await startNode(config, { webRoot: WEB_ROOT }).catch(exitOnSetupError('serve'));
       const embeddedOwnSecret = !config.secret && !config.redisUrl && !config.redisClusterNodes;
       const tokens = embeddedOwnSecret ? await welcomeTokens(node) : undefined;
       process.stdout.write(startBanner(node.url, storeLabel(config), tokens));
       stopOnSignals(node);
     });
+}
+
+/** `npm start | head -1`, or `| tee` after Ctrl-C: a stdout nobody reads is no reason for the node to die. */
+function ignoreGoneReader(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
 }
 
 async function welcomeTokens(node: RunningNode): Promise<WelcomeTokens> {
