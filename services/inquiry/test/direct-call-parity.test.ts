@@ -113,6 +113,7 @@ describe('direct tools/call parity with the SDK path', () => {
         call(7, { ...get(7).params, _meta: { [RELATED_TASK_META_KEY]: { taskId: 't' } } }),
       ],
       ['an unknown message member', { ...get(8), extra: true }],
+      ['a request id that is not an integer', get(8.5)],
     ])('declines %s, which the SDK answers', async (_, message) => {
       await expectParity(message, version, false);
     });
