@@ -31,11 +31,9 @@ function sseMessages(text: string): unknown[] {
     .map((line) => JSON.parse(line.slice('data: '.length)));
 }
 
-/** What a response says, with the values that differ per inquiry replaced by their names. */
-async function shapeOf(response: Response, inquiryId?: string) {
-  let text = await response.text();
-  if (inquiryId) text = text.replaceAll(inquiryId, '<inquiryId>');
-  text = text.replace(/"elapsedMs":\d+/g, '"elapsedMs":0');
+/** What a response says: status, the SSE headers, and its JSON-RPC messages. */
+async function shapeOf(response: Response) {
+  const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
   return {
     status: response.status,
@@ -113,6 +111,7 @@ describe('direct tools/call parity with the SDK path', () => {
         call(7, { ...get(7).params, _meta: { [RELATED_TASK_META_KEY]: { taskId: 't' } } }),
       ],
       ['an unknown message member', { ...get(8), extra: true }],
+      ['a request id that is not an integer', get(8.5)],
     ])('declines %s, which the SDK answers', async (_, message) => {
       await expectParity(message, version, false);
     });
@@ -204,6 +203,48 @@ describe('direct tools/call parity with the SDK path', () => {
         },
       },
     ]);
+  });
+});
+
+describe('direct tools/call parity while the node drains', () => {
+  it('answers unavailable (data.code, data.retryAfterMs) alike on both paths', async () => {
+    const t = await startTestNode('memory', { HITL_DRAIN_MS: '20000' });
+    const version = DIRECT_PROTOCOL_VERSIONS[0] as string;
+    const headers = { ...headersFor(version), authorization: `Bearer ${await t.token('draining', 'agent')}` };
+    const post = (body: unknown, signal?: AbortSignal) =>
+      fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+      });
+    try {
+      // A held call keeps the node draining while both paths are asked for a new inquiry.
+      const held = new AbortController();
+      expect(
+        (await post(call(1, { name: 'send_inquiry', arguments: { question: 'Held?' } }), held.signal)).status,
+      ).toBe(200);
+      const closing = t.node.close();
+      const message = call(2, { name: 'send_inquiry', arguments: { question: 'New?' } });
+      expect(directCallOf(message, new Headers(headers))).toBeDefined();
+      const single = await shapeOf(await post(message));
+      expect(single).toEqual(await shapeOf(await post([message])));
+      expect(single.messages).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          error: {
+            code: -32603,
+            message: expect.stringMatching(/shutting down/),
+            data: { code: 'unavailable', retryAfterMs: 1000 },
+          },
+        },
+      ]);
+      held.abort();
+      await closing;
+    } finally {
+      await t.close();
+    }
   });
 });
 

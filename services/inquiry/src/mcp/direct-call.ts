@@ -74,7 +74,8 @@ export function directCallOf(body: unknown, headers: Headers): DirectCall | unde
   const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown } | null;
   if (Array.isArray(body) || message?.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
   const { id } = message;
-  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  // The SDK's `RequestIdSchema`: a string or an integer.
+  if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
   if (!onlyKeys(message, KNOWN_MESSAGE_KEYS) || !onlyKeys(message.params, KNOWN_PARAMS_KEYS))
     return undefined;
   const meta = (message.params as { _meta?: unknown })._meta;
@@ -86,7 +87,7 @@ export function directCallOf(body: unknown, headers: Headers): DirectCall | unde
   if (version !== null && !DIRECT_PROTOCOL_VERSIONS.includes(version)) return undefined;
   const request = CallToolRequestSchema.safeParse(body);
   if (!request.success || !DIRECT_TOOLS.has(request.data.params.name)) return undefined;
-  return { id, params: request.data.params };
+  return { id: id as string | number, params: request.data.params };
 }
 
 /**
