@@ -9,8 +9,21 @@ const BIN = fileURLToPath(new URL('../bin/hitl.js', import.meta.url));
 export const SECRET = 'distributed-test-secret-long-enough-for-hs256';
 export const tokens = new TokenService(SECRET);
 
-export const token = (user: string, role: Role, name?: string) =>
-  tokens.sign({ sub: user, role, ...(name ? { name } : {}) });
+const minted = new Map<string, Promise<string>>();
+
+/**
+ * One token per user, role and name, as an agent or device keeps its own: every token now carries a
+ * fresh `jti`, and a call and its `notifications/cancelled` must come with the same token.
+ */
+export const token = (user: string, role: Role, name?: string) => {
+  const key = `${user}\n${role}\n${name ?? ''}`;
+  let signed = minted.get(key);
+  if (!signed) {
+    signed = tokens.sign({ sub: user, role, ...(name ? { name } : {}) });
+    minted.set(key, signed);
+  }
+  return signed;
+};
 
 /** A `hitl serve` process on a free loopback port. */
 export interface NodeProcess {

@@ -85,8 +85,9 @@ describe('socket limits', () => {
     const pid = node.child.pid as number;
     const before = rssBytes(pid);
     const stalled = await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        const s = watchSocket(node.url, { token: await token('bulk', 'device') });
+      Array.from({ length: 10 }, async (_, i) => {
+        // A token each: the per-token cap must not be what ends them.
+        const s = watchSocket(node.url, { token: await token('bulk', 'device', `stalled-${i}`) });
         stopReading(s.socket);
         return s;
       }),

@@ -10,15 +10,15 @@ import { askQuestion, questionsSeen, watchSocket } from './socket-helpers.js';
  */
 describe.each(['memory', 'redis'] as const)('socket session recovery (%s store)', (mode) => {
   let redis: TestRedisServer | undefined;
-  let nodes: NodeProcess[] = [];
+  const nodes: NodeProcess[] = [];
   const calls = new AbortController();
   beforeAll(async () => {
     if (mode === 'redis') {
       redis = await startRedisServer();
       const url = redis.url;
-      nodes = [await spawnNode({ REDIS_URL: url }), await spawnNode({ REDIS_URL: url })];
+      for (const env of [{ REDIS_URL: url }, { REDIS_URL: url }]) nodes.push(await spawnNode(env));
     } else {
-      nodes = [await spawnNode({})];
+      nodes.push(await spawnNode({}));
     }
   }, 60_000);
   afterAll(async () => {

@@ -53,7 +53,7 @@ async function allWithin(ms: number, checks: (() => Promise<boolean> | boolean)[
 
 describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => {
   let redis: TestRedisServer;
-  let nodes: NodeProcess[] = [];
+  const nodes: NodeProcess[] = [];
   let solo: NodeProcess;
   let decide: { child: ChildProcess; url: string };
   beforeAll(async () => {
@@ -61,7 +61,7 @@ describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => 
     const url = redis.url;
     // One at a time: four processes booting at once on a busy 2-core machine can take over the
     // 15 s spawnNode allows each.
-    nodes = [await spawnNode({ REDIS_URL: url }), await spawnNode({ REDIS_URL: url })];
+    for (const env of [{ REDIS_URL: url }, { REDIS_URL: url }]) nodes.push(await spawnNode(env));
     solo = await spawnNode({});
     decide = await spawnDecide(url);
   }, 120_000);
