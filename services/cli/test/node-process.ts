@@ -81,17 +81,6 @@ export async function mcpClient(url: string, user: string): Promise<Client> {
 }
 
 /** POST a JSON-RPC message to a node's `/mcp` as `user`'s agent. */
-const agentTokens = new Map<string, Promise<string>>();
-/** One agent token per user, as a real agent keeps: a held call and its cancel must share it. */
-function agentToken(user: string): Promise<string> {
-  let signed = agentTokens.get(user);
-  if (!signed) {
-    signed = token(user, 'agent');
-    agentTokens.set(user, signed);
-  }
-  return signed;
-}
-
 export async function rpcPost(
   url: string,
   user: string,
@@ -102,7 +91,7 @@ export async function rpcPost(
     method: 'POST',
     signal,
     headers: {
-      authorization: `Bearer ${await agentToken(user)}`,
+      authorization: `Bearer ${await token(user, 'agent')}`,
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     },
