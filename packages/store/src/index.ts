@@ -1,6 +1,15 @@
 export { newInquiryId } from './ids.js';
 export { MemoryInquiryStore } from './memory/memory-store.js';
 export { RedisInquiryStore, type RedisStoreOptions } from './redis/redis-store.js';
+export { migrate } from './sqlite/migrate.js';
+export { SqliteInquiryStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
+export {
+  inquiryDatabasePath,
+  openStateDatabase,
+  type SqliteDatabase,
+  type StateDatabase,
+  StateLockedError,
+} from './sqlite/state-database.js';
 export type {
   CreateOptions,
   CreateResult,
