@@ -23,6 +23,8 @@ export const BENCH_NODE_ENV: Record<string, string> = {
   HITL_CLIENT_TIMEOUT_MS: '900000',
   HITL_RATE_PER_MIN: '100000000',
   HITL_MAX_PENDING_PER_USER: '100000000',
+  // Without REDIS_URL: the volatile store unless a scenario asks for `sqlite` (the durable default).
+  HITL_STORE: 'memory',
 };
 
 /** A node process started by {@link startNodes}. */
