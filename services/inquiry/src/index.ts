@@ -5,4 +5,5 @@ export { type AuthVariables, requireRole, tokenFingerprint } from './http/auth.j
 export { type HostPolicy, hostOriginProblem } from './http/host-guard.js';
 export { createLogger } from './logger.js';
 export { type NodeOptions, type RunningNode, startNode } from './node.js';
+export { StateLockedError } from '@hitl/store';
 export { VERSION } from './version.js';

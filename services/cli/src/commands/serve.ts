@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type RunningNode, startNode } from '@hitl/inquiry';
+import { type RunningNode, StateLockedError, startNode } from '@hitl/inquiry';
 import type { Command } from 'commander';
 import { loadConfigOrExit } from '../config-or-exit.js';
 
@@ -12,7 +12,11 @@ export function registerServe(program: Command): void {
     .description('Start an inquiry node (HTTP + MCP + Socket.IO on one port); configured by environment')
     .action(async () => {
       const config = loadConfigOrExit('serve');
-      const node = await startNode(config, { webRoot: WEB_ROOT });
+      const node = await startNode(config, { webRoot: WEB_ROOT }).catch((error: unknown) => {
+        if (!(error instanceof StateLockedError)) throw error;
+        process.stderr.write(`hitl serve: ${error.message}\n`);
+        process.exit(1);
+      });
       if (!config.secret && !config.redisUrl && !config.redisClusterNodes) await printWelcome(node);
       stopOnSignals(node);
     });
