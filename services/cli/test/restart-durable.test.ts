@@ -134,4 +134,97 @@ describe('the embedded SQLite store across kill -9 (real processes, one state di
     const inquiry = await read(medium.inquiryId);
     expect(inquiry.resolvedAt).toBeGreaterThanOrEqual(inquiry.deadlines.serviceAt);
   }, 90_000);
+
+  it('a kill -9 during 200 concurrent answers loses no acknowledged answer and resolves none twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hitl-durable-race-'));
+    const raceEnv = { ...env, HITL_STATE_DIR: dir };
+    try {
+      const user = 'racer';
+      const first = await spawnNode(raceEnv);
+      started.push(first);
+      const phone = await device(first.url, user);
+      const agent = await mcpClient(first.url, user);
+      const count = 200;
+      for (let i = 0; i < count; i++) {
+        void agent
+          .callTool({ name: 'send_inquiry', arguments: { question: `q${i}`, idempotencyKey: `k${i}` } })
+          .catch(() => {});
+      }
+      const ids: string[] = [];
+      for (let i = 0; i < count; i++) ids.push((await phone.nextNew()).inquiryId);
+      const acked = new Map<string, string>();
+      let killed: Promise<number | string> | undefined;
+      // Bursts of 10 answers every 10 ms, none waiting for its ack; the plug is pulled right after the
+      // 100th is sent, with answers in flight and more on their way.
+      const answers: Promise<void>[] = [];
+      for (const [i, inquiryId] of ids.entries()) {
+        if (i % 10 === 0) await sleep(10);
+        if (i === 100) killed = first.kill('SIGKILL');
+        answers.push(
+          phone.emit<{ ok: boolean }>('inquiry:answer', { inquiryId, response: `a${i}` }).then(
+            (ack) => {
+              if (ack.ok) acked.set(inquiryId, `a${i}`);
+            },
+            () => {}, // no ack: the node died first; this answer may or may not have landed
+          ),
+        );
+      }
+      await Promise.allSettled(answers);
+      await (killed ?? first.kill('SIGKILL'));
+      phone.socket.disconnect();
+      expect(acked.size).toBeGreaterThan(0);
+      expect(acked.size).toBeLessThan(count);
+
+      const second = await spawnNode(raceEnv);
+      started.push(second);
+      const opsToken = await token('ops', 'ops');
+      const read = async (inquiryId: string) =>
+        (await (
+          await fetch(`${second.url}/api/inquiries/${inquiryId}`, {
+            headers: { authorization: `Bearer ${opsToken}` },
+          })
+        ).json()) as Inquiry;
+      // Every acknowledged answer is there; the rest are pending or carry their own answer.
+      const before = await Promise.all(ids.map(read));
+      for (const [i, inquiry] of before.entries()) {
+        const mine = acked.get(inquiry.inquiryId);
+        if (mine) expect(inquiry).toMatchObject({ status: 'answered', answer: mine });
+        else if (inquiry.status !== 'pending')
+          expect(inquiry).toMatchObject({ status: 'answered', answer: `a${i}` });
+      }
+      // Answering everything again: only the still-pending ones are won; no answer changes.
+      const phone2 = await device(second.url, user);
+      const again = await Promise.all(
+        ids.map((inquiryId) =>
+          phone2.emit<{ ok: boolean }>('inquiry:answer', { inquiryId, response: 'second' }),
+        ),
+      );
+      const after = await Promise.all(ids.map(read));
+      for (const [i, inquiry] of after.entries()) {
+        const earlier = before[i] as Inquiry;
+        expect(again[i]?.ok).toBe(earlier.status === 'pending');
+        expect(inquiry.answer).toBe(earlier.status === 'pending' ? 'second' : earlier.answer);
+      }
+      // The decision log (kept in the same file) holds at most one outcome per inquiry.
+      const seen = new Map<string, number>();
+      let cursor: string | undefined;
+      do {
+        const page = (await (
+          await fetch(`${second.url}/api/decisions?limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+            headers: { authorization: `Bearer ${opsToken}` },
+          })
+        ).json()) as { items: { inquiryId: string }[]; nextCursor: string | null };
+        for (const item of page.items) seen.set(item.inquiryId, (seen.get(item.inquiryId) ?? 0) + 1);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(ids.filter((id) => (seen.get(id) ?? 0) > 1)).toEqual([]);
+      // The audit append runs off the answer's path, after the resolve and before the ack: every
+      // acknowledged answer has its record; one resolved in the instant before the kill may not.
+      expect([...acked.keys()].filter((id) => seen.get(id) !== 1)).toEqual([]);
+      const pendingAtRestart = before.filter((i) => i.status === 'pending').map((i) => i.inquiryId);
+      expect(pendingAtRestart.filter((id) => seen.get(id) !== 1)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
