@@ -15,7 +15,7 @@ import type {
 import { InFlight, Waiters, waitForResolution } from '../waiters.js';
 import { InquiryRows } from './inquiry-rows.js';
 import { migrateInquiryTables } from './inquiry-schema.js';
-import { openStateDatabase, type StateDatabase } from './state-database.js';
+import { durably, openStateDatabase, type StateDatabase } from './state-database.js';
 
 /** Options of {@link SqliteInquiryStore}: a file to open, or a state database the caller owns. */
 export type SqliteStoreOptions = ({ path: string } | { database: StateDatabase }) & {
@@ -29,8 +29,9 @@ export type SqliteStoreOptions = ({ path: string } | { database: StateDatabase }
 const SWEEP_EVERY_MS = 60_000;
 
 /**
- * The durable single-node store: inquiries in one SQLite file (WAL, `synchronous=FULL`), so every
- * create and resolve is on disk before its promise settles, and a restart finds them again.
+ * The durable single-node store: inquiries in one SQLite file (WAL). Every write is committed before
+ * its promise settles, so a crashed process loses nothing; a resolve is also fsynced, so an answer
+ * survives a power loss before anyone is told of it. A restart finds everything again.
  * Waiters and `onResolved` are in-process (one node per file; the file is locked). Passes the same
  * contract suite as the memory and Redis stores.
  *
@@ -117,8 +118,9 @@ export class SqliteInquiryStore implements InquiryStore {
     if (!current) return { kind: 'not_found' };
     if (current.status !== 'pending') return { kind: 'lost', inquiry: current };
     const resolved = withResolution(current, structuredClone(resolution));
-    // Synchronous and fsynced (synchronous=FULL): the answer is on disk before anyone hears of it.
-    if (!this.rows.end(resolved, now + this.retentionMs, now)) {
+    // Fsynced before anyone hears of it: an acknowledged answer survives even a power loss.
+    const ended = durably(this.database.db, () => this.rows.end(resolved, now + this.retentionMs, now));
+    if (!ended) {
       const after = this.rows.get(inquiryId, now);
       return after ? { kind: 'lost', inquiry: after } : { kind: 'not_found' };
     }

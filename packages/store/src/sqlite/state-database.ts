@@ -20,9 +20,10 @@ export interface StateDatabase {
 }
 
 /**
- * Opens (creating when missing) the SQLite file at `path` for this process alone: WAL journal and
- * `synchronous=FULL`, so every commit is fsynced before it returns and an acknowledged write survives
- * `kill -9` and power loss.
+ * Opens (creating when missing) the SQLite file at `path` for this process alone, WAL journal with
+ * `synchronous=NORMAL`: a commit is in the WAL (the OS has it) when it returns, so it survives
+ * `kill -9`; only a power loss or OS crash can drop the commits since the last fsync. Writes that must
+ * also survive that (an answer before its ack) run through {@link durably}, which fsyncs.
  *
  * Exclusivity comes from a second, tiny SQLite file beside it (`<path>.lock`) opened with
  * `locking_mode=EXCLUSIVE` and written once: SQLite keeps that file's lock until the connection closes,
@@ -50,7 +51,7 @@ export function openStateDatabase(path: string): StateDatabase {
     // Only takes effect on a file without tables: lets retention hand freed pages back to the disk.
     db.exec('PRAGMA auto_vacuum = INCREMENTAL');
     db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA synchronous = NORMAL');
   } catch (error) {
     lock.close();
     throw error;
@@ -68,6 +69,19 @@ export function openStateDatabase(path: string): StateDatabase {
       lock.close();
     },
   };
+}
+
+/**
+ * Runs `write` with `synchronous=FULL`: its commit is fsynced (with every commit before it) before
+ * this returns, so it survives a power loss, not only a crash of the process.
+ */
+export function durably<T>(db: SqliteDatabase, write: () => T): T {
+  db.exec('PRAGMA synchronous = FULL');
+  try {
+    return write();
+  } finally {
+    db.exec('PRAGMA synchronous = NORMAL');
+  }
 }
 
 /** Where a node keeps its inquiries inside its state directory. */
