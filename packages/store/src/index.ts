@@ -4,6 +4,7 @@ export { RedisInquiryStore, type RedisStoreOptions } from './redis/redis-store.j
 export { migrate } from './sqlite/migrate.js';
 export { SqliteInquiryStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export {
+  durably,
   inquiryDatabasePath,
   openStateDatabase,
   type SqliteDatabase,
