@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SqliteInquiryStore } from '../src/index.js';
+import { openStateDatabase, SqliteInquiryStore } from '../src/index.js';
 import { answered, runStoreContract, sampleInquiry } from '../src/testing/index.js';
 
 const dirs: string[] = [];
@@ -69,6 +69,33 @@ describe('SqliteInquiryStore', () => {
     await first.close();
     const reopened = new SqliteInquiryStore({ path });
     await reopened.close();
+  });
+
+  it('gives the pages of expired rows back to the disk (retention keeps the file bounded)', async () => {
+    const path = join(tempDir(), 'hitl.db');
+    let offset = 0;
+    const database = openStateDatabase(path);
+    const store = new SqliteInquiryStore({ database, retentionMs: 1000, now: () => Date.now() + offset });
+    const pages = () =>
+      Number((database.db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count);
+    try {
+      const empty = pages();
+      const context = { notes: 'x'.repeat(2000) };
+      for (let i = 0; i < 300; i++) {
+        const inquiry = sampleInquiry({ context, idempotencyKey: `k${i}` });
+        await store.create(inquiry);
+        await store.resolve(inquiry.inquiryId, answered('M'));
+      }
+      const full = pages();
+      expect(full).toBeGreaterThan(empty + 100);
+      offset += 60_000 + 1000; // past the retention and the sweep interval
+      await store.create(sampleInquiry()); // a write runs the sweep
+      expect(await store.getByKey('user-a', 'k0')).toBeNull();
+      expect(pages()).toBeLessThan(empty + 20);
+    } finally {
+      await store.close();
+      database.close();
+    }
   });
 
   it('returns copies, so a caller mutating a result cannot change the store', async () => {
