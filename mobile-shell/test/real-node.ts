@@ -11,6 +11,7 @@ export function startRealNode(): Promise<RunningNode> {
       PORT: '0',
       HITL_SECRET: 'mobile-shell-test-secret-long-enough-for-hs256',
       HITL_STATE_DIR: '/nonexistent-unused',
+      HITL_STORE: 'memory',
       LOG_LEVEL: 'silent',
       HITL_SWEEP_MS: '100',
       HITL_DRAIN_MS: '0',

@@ -3,6 +3,8 @@ export const SCENARIOS = [
   'baseline',
   'resume-same',
   'resume-cross',
+  'resume-memory',
+  'resume-sqlite',
   'fanout',
   'capacity',
   'throughput',

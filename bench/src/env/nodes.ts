@@ -26,6 +26,8 @@ export const BENCH_NODE_ENV: Record<string, string> = {
   // Thousands of devices from one loopback address; the limits are measured apart, not here.
   HITL_HANDSHAKES_PER_MIN: '0',
   HITL_MAX_SOCKETS_PER_TOKEN: '1000',
+  // Without REDIS_URL: the volatile store unless a scenario asks for `sqlite` (the durable default).
+  HITL_STORE: 'memory',
 };
 
 /** A node process started by {@link startNodes}. */

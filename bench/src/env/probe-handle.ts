@@ -51,17 +51,21 @@ export interface ProfiledNodes {
   stop(): Promise<string | undefined>;
 }
 
-/** `count` nodes on `redisUrl`; with `profile`, each gets an inspector and a probe process. */
+/**
+ * `count` nodes on `redisUrl` (without it: the embedded store `env` picks); with `profile`, each gets
+ * an inspector and a probe process.
+ */
 export async function startProfiledNodes(
   count: number,
-  redisUrl: string,
+  redisUrl: string | undefined,
   profile: boolean,
   cleanup: { add(step: () => unknown): void },
+  env: Record<string, string> = {},
 ): Promise<ProfiledNodes> {
   const inspect = profile ? await Promise.all(Array.from({ length: count }, () => inspectFlag())) : [];
   const nodes = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      startNode(i, { redisUrl, execArgv: inspect[i] ? [inspect[i].flag] : [] }),
+      startNode(i, { ...(redisUrl ? { redisUrl } : {}), env, execArgv: inspect[i] ? [inspect[i].flag] : [] }),
     ),
   );
   for (const node of nodes) cleanup.add(() => node.stop());

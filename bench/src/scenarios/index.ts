@@ -9,8 +9,10 @@ import { throughput } from './throughput.js';
 
 export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
   baseline,
-  'resume-same': resume(false),
-  'resume-cross': resume(true),
+  'resume-same': resume('same'),
+  'resume-cross': resume('cross'),
+  'resume-memory': resume('memory'),
+  'resume-sqlite': resume('sqlite'),
   fanout,
   capacity,
   throughput,

@@ -10,21 +10,28 @@ import { faultFields, param, type ScenarioContext } from './context.js';
 
 const GOAL = { p50: 2, p99: 10, crossRatio: 3 };
 
+/** Where the node keeps inquiries: Redis (one node or two), or the embedded memory / SQLite store. */
+export type ResumeMode = 'same' | 'cross' | 'memory' | 'sqlite';
+
 /**
  * Answer → resume: a device's answer emit → the SDK client's tool result, one answer in flight,
  * while `open` calls stay suspended. `cross`: the call is held by node A, the device is on node B.
+ * `same`, `memory`, `sqlite`: one node, on Redis, the volatile store, the durable SQLite file.
  * `--set cpuprof=1` writes CPU profiles of the nodes over the timed phase.
  */
-export function resume(cross: boolean) {
+export function resume(mode: ResumeMode) {
+  const cross = mode === 'cross';
   return async (ctx: ScenarioContext): Promise<Fields> => {
     const floor = ctx.baseline ?? (await ownBaseline(ctx));
-    const redis = await startRedisServer();
-    ctx.cleanup.add(() => redis.stop());
+    const embedded = mode === 'memory' || mode === 'sqlite';
+    const redis = embedded ? undefined : await startRedisServer();
+    if (redis) ctx.cleanup.add(() => redis.stop());
     const profiled = await startProfiledNodes(
       cross ? 2 : 1,
-      redis.url,
+      redis?.url,
       ctx.overrides.cpuprof === 1,
       ctx.cleanup,
+      embedded ? { HITL_STORE: mode } : {},
     );
     const { nodes } = profiled;
     const callNode = nodes[0]?.url as string;
@@ -36,7 +43,7 @@ export function resume(cross: boolean) {
       open: param(ctx, 'open', { quick: 300, full: 1000 }),
       samples: param(ctx, 'samples', { quick: 400, full: 10_000 }),
       warmup: param(ctx, 'warmup', { quick: 100, full: 1000 }),
-      tag: cross ? 'cross' : 'same',
+      tag: mode,
     };
     ctx.log(`${params.tag}: ${params.open} open calls, ${params.samples} timed answers`);
     const load = startWorker<ResumeResult>('resume', params);
@@ -61,6 +68,7 @@ export function resume(cross: boolean) {
       ack_p50_ms: ack.p50_ms,
       ack_p99_ms: ack.p99_ms,
       completed: result.completed,
+      store: embedded ? mode : 'redis',
       floor: cross ? 'redis' : 'hono',
       floor_p50_ms: floorP50,
       floor_p99_ms: floorP99,

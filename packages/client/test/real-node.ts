@@ -13,6 +13,7 @@ export async function startRealNode(env: Record<string, string> = {}): Promise<R
       PORT: '0',
       HITL_SECRET: SECRET,
       HITL_STATE_DIR: '/nonexistent-unused',
+      HITL_STORE: 'memory',
       LOG_LEVEL: 'silent',
       HITL_SWEEP_MS: '100',
       HITL_DRAIN_MS: '0',

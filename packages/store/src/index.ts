@@ -13,6 +13,16 @@ export {
   type RevocationList,
   type RevocationStore,
 } from './revocations/revocations.js';
+export { migrate } from './sqlite/migrate.js';
+export { SqliteInquiryStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
+export {
+  durably,
+  inquiryDatabasePath,
+  openStateDatabase,
+  type SqliteDatabase,
+  type StateDatabase,
+  StateLockedError,
+} from './sqlite/state-database.js';
 export type {
   CreateOptions,
   CreateResult,

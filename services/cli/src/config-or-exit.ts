@@ -1,4 +1,4 @@
-import { type Config, ConfigError, loadConfig, SecretFileError } from '@hitl/inquiry';
+import { type Config, ConfigError, loadConfig, SecretFileError, StateLockedError } from '@hitl/inquiry';
 
 /** The configuration from the environment; a bad value ends the command at once with exit code 2. */
 export function loadConfigOrExit(command: string): Config {
@@ -14,12 +14,17 @@ export function loadConfigOrExit(command: string): Config {
 }
 
 /**
- * For a start that failed on something the operator must fix (an unsafe secret file, a bad value):
+ * For a start that failed on something the operator must fix (an unsafe secret file, a bad value, a
+ * state dir another node holds):
  * prints `hitl <command>: <what to fix>` and exits with code 2; anything else is rethrown.
  */
 export function exitOnSetupError(command: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof SecretFileError || error instanceof ConfigError) {
+    if (
+      error instanceof SecretFileError ||
+      error instanceof ConfigError ||
+      error instanceof StateLockedError
+    ) {
       process.stderr.write(`hitl ${command}: ${error.message}\n`);
       process.exit(2);
     }

@@ -50,6 +50,7 @@ describe('hitl answer in a real terminal (tmux)', () => {
         PORT: '0',
         HITL_SECRET: 'answer-tty-test-secret-long-enough-for-hs256',
         HITL_STATE_DIR: '/nonexistent-unused',
+        HITL_STORE: 'memory',
         LOG_LEVEL: 'silent',
         HITL_SWEEP_MS: '100',
         HITL_DRAIN_MS: '0',

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TokenService } from '@hitl/inquiry';
 import type { Role } from '@hitl/protocol';
@@ -34,14 +37,29 @@ export interface NodeProcess {
   kill(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-/** Starts `hitl serve` as its own process and resolves once it logs where it listens. */
+/**
+ * Starts `hitl serve` as its own process and resolves once it logs where it listens. Without
+ * `HITL_STATE_DIR` in `env` it gets a fresh state directory of its own (removed once it exits), so
+ * nodes started side by side never share the embedded store's file; pass one to restart on it.
+ */
 export async function spawnNode(env: Record<string, string>): Promise<NodeProcess> {
+  const ownStateDir = env.HITL_STATE_DIR ? undefined : mkdtempSync(join(tmpdir(), 'hitl-node-'));
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HITL_SECRET: SECRET, LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HITL_SECRET: SECRET,
+      LOG_LEVEL: 'info',
+      ...(ownStateDir ? { HITL_STATE_DIR: ownStateDir } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+    child.once('exit', (code, signal) => {
+      if (ownStateDir) rmSync(ownStateDir, { recursive: true, force: true });
+      resolve(code ?? signal ?? -1);
+    }),
   );
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';

@@ -8,6 +8,7 @@ export {
 } from './audit/decision-log.js';
 export { MemoryDecisionLog } from './audit/memory-log.js';
 export { RedisDecisionLog, type RedisDecisionLogOptions } from './audit/redis-log.js';
+export { SqliteDecisionLog, type SqliteDecisionLogOptions } from './audit/sqlite-log.js';
 export { counterFor, MAX_BUCKETS, summarize } from './audit/summary.js';
 export { type DecisionClaims, RedisDecisionClaims } from './core/claims.js';
 export { failClosed, finalize, recheck, triggerWords, type Verdict } from './core/finalize.js';

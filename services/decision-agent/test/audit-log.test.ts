@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DecisionRecord } from '@hitl/protocol';
+import { openStateDatabase, type StateDatabase } from '@hitl/store';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,10 +12,19 @@ import {
   MemoryDecisionLog,
   type NewDecisionRecord,
   RedisDecisionLog,
+  SqliteDecisionLog,
 } from '../src/index.js';
 
 let server: TestRedisServer;
 let redis: Redis;
+const stateDir = mkdtempSync(join(tmpdir(), 'hitl-audit-'));
+const files: StateDatabase[] = [];
+/** A fresh state file per log (each holds its own lock). */
+function stateFile(name: string): StateDatabase {
+  const file = openStateDatabase(join(stateDir, `${name}-${randomUUID()}.db`));
+  files.push(file);
+  return file;
+}
 beforeAll(async () => {
   server = await startRedisServer();
   redis = new Redis(server.url);
@@ -19,6 +32,8 @@ beforeAll(async () => {
 afterAll(async () => {
   redis?.disconnect();
   await server?.stop();
+  for (const file of files) file.close();
+  rmSync(stateDir, { recursive: true, force: true });
 });
 
 const base = Date.now() - 60_000;
@@ -41,6 +56,7 @@ function record(i: number, overrides: Partial<NewDecisionRecord> = {}): NewDecis
 const makers: [string, () => DecisionLog][] = [
   ['memory', () => new MemoryDecisionLog({ max: 1000 })],
   ['redis', () => new RedisDecisionLog({ redis, prefix: `test:${randomUUID()}:`, max: 1000 })],
+  ['sqlite', () => new SqliteDecisionLog({ db: stateFile('log').db, max: 1000 })],
 ];
 
 describe.each(makers)('decision log (%s)', (_kind, make) => {
@@ -142,6 +158,27 @@ describe('bounds', () => {
       'inq-3',
       'inq-2',
     ]);
+  });
+
+  it('the SQLite log keeps about the newest max records, and keeps them across a reopen', async () => {
+    const path = join(stateDir, `bounds-${randomUUID()}.db`);
+    let file = openStateDatabase(path);
+    const log = new SqliteDecisionLog({ db: file.db, max: 100 });
+    for (let i = 0; i < 400; i++) await log.append(record(i));
+    file.close();
+    file = openStateDatabase(path);
+    try {
+      const reopened = new SqliteDecisionLog({ db: file.db, max: 100 });
+      const kept = await reopened.since(0, 1000);
+      expect(kept.length).toBeGreaterThanOrEqual(100);
+      expect(kept.length).toBeLessThanOrEqual(110);
+      expect(kept[0]?.inquiryId).toBe('inq-399');
+      const next = await reopened.append(record(400));
+      expect(next.id > (kept[0]?.id ?? '')).toBe(true);
+      expect((await reopened.list({ limit: 1 })).items[0]).toEqual(next);
+    } finally {
+      file.close();
+    }
   });
 
   it('the Redis stream is trimmed near its cap', async () => {

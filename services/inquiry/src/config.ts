@@ -42,6 +42,7 @@ const EnvSchema = z.object({
   HITL_CLIENT_TIMEOUT_MS: int(90_000, MIN_TIER_MS),
   HITL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   HITL_STATE_DIR: z.string().min(1).default(join(homedir(), '.hitl')),
+  HITL_STORE: z.enum(['sqlite', 'memory']).default('sqlite'),
   HITL_DECISION_URL: z.string().url().optional(),
   HITL_ALLOWED_HOSTS: list,
   HITL_ALLOWED_ORIGINS: list,
@@ -84,6 +85,11 @@ export interface Config {
   tiers: TimeoutTiers;
   secret?: string;
   stateDir: string;
+  /**
+   * The store without Redis: `sqlite` (durable, `<stateDir>/hitl.db`) or `memory` (gone on restart).
+   * Ignored when `REDIS_URL` or `REDIS_CLUSTER_NODES` is set.
+   */
+  embeddedStore: 'sqlite' | 'memory';
   decisionUrl?: string;
   allowedHosts: string[];
   allowedOrigins: string[];
@@ -168,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tiers,
     secret: e.HITL_SECRET,
     stateDir: e.HITL_STATE_DIR,
+    embeddedStore: e.HITL_STORE,
     decisionUrl: e.HITL_DECISION_URL,
     allowedHosts: e.HITL_ALLOWED_HOSTS,
     allowedOrigins: e.HITL_ALLOWED_ORIGINS,

@@ -1,3 +1,4 @@
+export { StateLockedError } from '@hitl/store';
 export { followSharedRevocations, type RevocationReceipt, revokeInSharedStore } from './auth/revoke.js';
 export { loadOrCreateSecret, SecretFileError } from './auth/secret.js';
 export { TokenService } from './auth/tokens.js';

@@ -3,7 +3,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { Inquiry } from '@hitl/protocol';
-import { MemoryInquiryStore, MemoryRevocationStore, RedisRevocationStore } from '@hitl/store';
+import { MemoryRevocationStore, RedisRevocationStore } from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { RevocationCache } from './auth/revocation-cache.js';
 import { loadOrCreateSecret } from './auth/secret.js';
@@ -14,6 +14,7 @@ import { InquiryService } from './core/inquiry-service.js';
 import { type Clock, type InquiryEvents, systemClock, within } from './core/ports.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { ServiceTimers } from './core/service-timers.js';
+import { type EmbeddedParts, openEmbeddedStore } from './embedded-store.js';
 import { createApp } from './http/app.js';
 import { applyHttpLimits, HTTP_SERVER_OPTIONS } from './http/http-limits.js';
 import { createLogger, type Logger } from './logger.js';
@@ -50,7 +51,9 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   const { secret, created: secretCreated } = await loadOrCreateSecret(config.secret, config.stateDir);
   const tokens = new TokenService(secret);
   const redis = await connectRedis(config, logger);
-  const store = redis?.store ?? new MemoryInquiryStore({ retentionMs: config.retentionMs });
+  // Without Redis: the durable SQLite file (refuses a second process on the same state dir) or memory.
+  const embedded = redis ? undefined : openEmbeddedStore(config);
+  const store = redis?.store ?? (embedded as EmbeddedParts).store;
   const limiter = createRateLimiter(config.ratePerMin, redis?.client);
   const revocationStore = redis
     ? new RedisRevocationStore({ redis: redis.client })
@@ -79,7 +82,13 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     pending: () => store.countAllPending(),
     devices: () => deviceCount(),
   });
-  const decisions = await createDecisionParts(config, { redis: redis?.client, tokens, clock, logger });
+  const decisions = await createDecisionParts(config, {
+    redis: redis?.client,
+    database: embedded?.database?.db,
+    tokens,
+    clock,
+    logger,
+  });
   const service = new InquiryService({
     store,
     clock,
@@ -136,11 +145,22 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(config.port, config.host, () => resolve());
+  }).catch(async (error) => {
+    timers.stop();
+    await embedded?.close();
+    throw error;
   });
   const { port } = httpServer.address() as AddressInfo;
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}`;
-  logger.info({ url, store: redis ? 'redis' : 'memory' }, 'node listening');
+  logger.info(
+    {
+      url,
+      store: embedded?.kind ?? 'redis',
+      ...(embedded?.database ? { file: embedded.database.path } : {}),
+    },
+    'node listening',
+  );
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -157,6 +177,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       httpServer.closeAllConnections();
       await store.close();
       await revocationStore.close();
+      await embedded?.close();
       await redis?.close();
       logger.info('node stopped');
     })();

@@ -11,8 +11,8 @@ import { type RunningNode, startNode } from '../src/node.js';
 import { connectDevice, type TestDevice } from '../src/testing/device.js';
 
 export { connectDevice, type TestDevice };
-export type StoreKind = 'memory' | 'redis';
-export const STORE_KINDS: StoreKind[] = ['memory', 'redis'];
+export type StoreKind = 'memory' | 'sqlite' | 'redis';
+export const STORE_KINDS: StoreKind[] = ['memory', 'sqlite', 'redis'];
 
 export interface TestNode {
   node: RunningNode;
@@ -26,7 +26,10 @@ export interface TestNode {
 
 const SECRET = 'test-secret-that-is-long-enough-for-hs256!';
 
-/** A real node on a loopback port, with its own state folder and (for `redis`) its own redis-server. */
+/**
+ * A real node on a loopback port, with its own state folder (where the `sqlite` store keeps its file)
+ * and, for `redis`, its own redis-server. `memory` is the volatile store (`HITL_STORE=memory`).
+ */
 export async function startTestNode(kind: StoreKind, env: Record<string, string> = {}): Promise<TestNode> {
   const stateDir = await mkdtemp(join(tmpdir(), 'hitl-test-'));
   const redis = kind === 'redis' ? await startRedisServer() : undefined;
@@ -37,6 +40,7 @@ export async function startTestNode(kind: StoreKind, env: Record<string, string>
     LOG_LEVEL: 'silent',
     HITL_SWEEP_MS: '100',
     ...(redis ? { REDIS_URL: redis.url } : {}),
+    ...(kind === 'memory' ? { HITL_STORE: 'memory' } : {}),
     ...env,
   });
   const node = await startNode(config);

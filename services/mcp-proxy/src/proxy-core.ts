@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { RedisDecisionLog } from '@hitl/decision-agent';
 import { type Config, loadOrCreateSecret, TokenService } from '@hitl/inquiry';
 import { Redis } from 'ioredis';
@@ -14,6 +15,7 @@ import type { Policy } from './policy/policy-schema.js';
 import { MemoryProxyStore } from './store/memory-proxy-store.js';
 import type { ProxyStore } from './store/proxy-store.js';
 import { RedisProxyStore } from './store/redis-proxy-store.js';
+import { SqliteProxyStore } from './store/sqlite-proxy-store.js';
 import { VERSION } from './version.js';
 
 /** Everything `hitl proxy` is told: the backend, the policy, the inquiry node, and the environment. */
@@ -63,7 +65,12 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
   // Distributed mode: one connection for the grants, the operations and the shared decision log.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
-  const store: ProxyStore = redis ? new RedisProxyStore({ redis }) : new MemoryProxyStore(clock);
+  // Without Redis: a SQLite file of the proxy's own (one proxy process per state dir), or memory.
+  const store: ProxyStore = redis
+    ? new RedisProxyStore({ redis })
+    : config.embeddedStore === 'sqlite'
+      ? new SqliteProxyStore({ path: join(config.stateDir, 'proxy.db') }, clock)
+      : new MemoryProxyStore(clock);
   const closeStore = async () => {
     await store.close();
     await redis?.quit().catch(() => redis.disconnect());

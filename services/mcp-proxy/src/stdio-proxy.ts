@@ -32,7 +32,9 @@ export async function stdioUser(
  * server: backend notifications (list changes, resource updates, logs) pass straight through.
  */
 export async function runStdioProxy(options: StdioProxyOptions): Promise<{ close(): Promise<void> }> {
-  const core = await buildProxyCore(options);
+  // A host spawns one stdio proxy per session, several at once on one state dir: they cannot share
+  // the single-process SQLite file, so without Redis each keeps its grants and operations in memory.
+  const core = await buildProxyCore({ ...options, config: { ...options.config, embeddedStore: 'memory' } });
   const userId = await stdioUser(options, core.tokens ? (t) => core.tokens!.verify(t) : undefined).catch(
     async (error) => {
       await core.close();

@@ -91,6 +91,8 @@ export async function startTestProxy(
       PORT: '0',
       HITL_SECRET: SECRET,
       HITL_STATE_DIR: world.stateDir,
+      // Several proxies share a world's state dir here; the single-process SQLite file is tested on its own.
+      HITL_STORE: 'memory',
       LOG_LEVEL: 'silent',
       ...TIERS,
       ...(world.redis ? { REDIS_URL: world.redis.url } : {}),

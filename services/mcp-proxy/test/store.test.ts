@@ -1,16 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryProxyStore } from '../src/store/memory-proxy-store.js';
 import { RedisProxyStore } from '../src/store/redis-proxy-store.js';
+import { SqliteProxyStore } from '../src/store/sqlite-proxy-store.js';
 import { runProxyStoreContract } from './store-contract.js';
 
 let redis: TestRedisServer;
 beforeAll(async () => {
   redis = await startRedisServer();
 });
+const stateDir = mkdtempSync(join(tmpdir(), 'proxy-store-'));
 afterAll(async () => {
   await redis?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
 });
 
 runProxyStoreContract('memory', async () => new MemoryProxyStore());
@@ -18,3 +24,49 @@ runProxyStoreContract(
   'redis',
   async () => new RedisProxyStore({ redis: redis.url, prefix: `test:${randomUUID()}:proxy:` }),
 );
+runProxyStoreContract(
+  'sqlite',
+  async () => new SqliteProxyStore({ path: join(stateDir, `${randomUUID()}.db`) }),
+);
+
+describe('SqliteProxyStore across a reopen', () => {
+  it('keeps used grants used and finished operations finished', async () => {
+    const path = join(stateDir, 'reopen.db');
+    const now = Date.now();
+    const first = new SqliteProxyStore({ path });
+    await first.createGrant({ grantId: 'g1', userId: 'u', digest: 'd', expiresAt: now + 60_000 });
+    await first.decideGrant('g1', 'approved', now);
+    expect(await first.consumeGrant('g1', 'd', now)).toBe('ok');
+    await first.createGrant({ grantId: 'g2', userId: 'u', digest: 'd', expiresAt: now + 60_000 });
+    await first.decideGrant('g2', 'approved', now);
+    const op = { userId: 'u', key: 'k', digest: 'd', state: 'in_progress' as const, owner: 'o' };
+    expect(await first.beginOperation(op, 60_000, now)).toEqual({ started: true });
+    expect(
+      await first.finishOperation('u', 'k', 'o', { content: [{ type: 'text', text: 'done' }] }, 60_000, now),
+    ).toBe(true);
+    await first.close();
+
+    const second = new SqliteProxyStore({ path });
+    try {
+      expect(await second.consumeGrant('g1', 'd', now)).toBe('used');
+      expect(await second.consumeGrant('g2', 'd', now)).toBe('ok');
+      const again = await second.beginOperation({ ...op, owner: 'o2' }, 60_000, now);
+      expect(again).toMatchObject({
+        started: false,
+        existing: { state: 'done', owner: 'o', result: { content: [{ type: 'text', text: 'done' }] } },
+      });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a second proxy on the same file', async () => {
+    const path = join(stateDir, 'locked.db');
+    const first = new SqliteProxyStore({ path });
+    try {
+      expect(() => new SqliteProxyStore({ path })).toThrow(/in use by process/);
+    } finally {
+      await first.close();
+    }
+  });
+});

@@ -32,6 +32,7 @@ export async function startWebNode(env: Record<string, string> = {}): Promise<Ru
     PORT: '0',
     HITL_SECRET: 'web-e2e-secret-long-enough-for-hs256!!!!',
     HITL_STATE_DIR: '/nonexistent-unused',
+    HITL_STORE: 'memory',
     LOG_LEVEL: 'silent',
     HITL_SWEEP_MS: '100',
     HITL_DRAIN_MS: '0',

@@ -6,7 +6,9 @@ import {
   openAiChatModel,
   RedisDecisionClaims,
   RedisDecisionLog,
+  SqliteDecisionLog,
 } from '@hitl/decision-agent';
+import type { SqliteDatabase } from '@hitl/store';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { TokenService } from '../auth/tokens.js';
@@ -20,11 +22,12 @@ export const NODE_SERVICE_SUBJECT = 'hitl-node';
 /**
  * Builds the decision parts of a node: the decider (in this process, or `hitl decide` at
  * `HITL_DECISION_URL`, called with an ops-role token the node signs with the shared secret), the
- * audit log (a Redis Stream in distributed mode, bounded memory otherwise) and shared claims.
+ * audit log (a Redis Stream in distributed mode, the node's SQLite state file by default without
+ * Redis, bounded memory with `HITL_STORE=memory`) and shared claims.
  */
 export async function createDecisionParts(
   config: Config,
-  parts: { redis?: Redis; tokens: TokenService; clock: Clock; logger: Logger },
+  parts: { redis?: Redis; database?: SqliteDatabase; tokens: TokenService; clock: Clock; logger: Logger },
 ): Promise<DecisionDeps & { log: DecisionLog }> {
   const logger = parts.logger.child({ component: 'decision-agent' });
   const decider = config.decisionUrl
@@ -40,7 +43,9 @@ export async function createDecisionParts(
       });
   const log = parts.redis
     ? new RedisDecisionLog({ redis: parts.redis, max: config.decisionLogMax })
-    : new MemoryDecisionLog({ max: config.decisionLogMax, now: () => parts.clock.now() });
+    : parts.database
+      ? new SqliteDecisionLog({ db: parts.database, max: config.decisionLogMax })
+      : new MemoryDecisionLog({ max: config.decisionLogMax, now: () => parts.clock.now() });
   return {
     decider,
     log,

@@ -1,0 +1,139 @@
+import type { Inquiry } from '@hitl/protocol';
+import type { ListOptions } from '../store.js';
+import type { SqliteDatabase, SqliteStatement as Statement } from './state-database.js';
+
+/**
+ * The inquiry table's queries, prepared once. Every read takes the store's `now` and skips rows past
+ * their `expires_at`, so retention is exact even before a sweep deletes them.
+ */
+export class InquiryRows {
+  private readonly byId: Statement;
+  private readonly byKey: Statement;
+  private readonly insertRow: Statement;
+  private readonly dropExpiredFor: Statement;
+  private readonly endRow: Statement;
+  private readonly rewritePending: Statement;
+  private readonly pendingOfUser: Statement;
+  private readonly pendingOfAll: Statement;
+  private readonly due: Statement;
+  private readonly dropExpired: Statement;
+  private readonly lists = new Map<string, Statement>();
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.byId = db.prepare('SELECT body FROM inquiries WHERE inquiry_id = ? AND expires_at > ?');
+    this.byKey = db.prepare(
+      'SELECT body FROM inquiries WHERE user_id = ? AND idempotency_key = ? AND expires_at > ?',
+    );
+    this.insertRow = db.prepare(
+      `INSERT INTO inquiries (inquiry_id, user_id, idempotency_key, status, service_at, expires_at, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.dropExpiredFor = db.prepare(
+      `DELETE FROM inquiries WHERE expires_at <= ?
+         AND (inquiry_id = ? OR (user_id = ? AND idempotency_key = ?))`,
+    );
+    this.endRow = db.prepare(
+      `UPDATE inquiries SET status = ?, expires_at = ?, body = ?
+       WHERE inquiry_id = ? AND status = 'pending' AND expires_at > ?`,
+    );
+    this.rewritePending = db.prepare(
+      "UPDATE inquiries SET body = ? WHERE inquiry_id = ? AND status = 'pending' AND expires_at > ?",
+    );
+    this.pendingOfUser = db.prepare(
+      "SELECT count(*) AS n FROM inquiries WHERE user_id = ? AND status = 'pending' AND expires_at > ?",
+    );
+    this.pendingOfAll = db.prepare(
+      "SELECT count(*) AS n FROM inquiries WHERE status = 'pending' AND expires_at > ?",
+    );
+    this.due = db.prepare(
+      `SELECT inquiry_id AS id FROM inquiries
+       WHERE status = 'pending' AND service_at <= ? AND expires_at > ?
+       ORDER BY service_at, inquiry_id LIMIT ?`,
+    );
+    this.dropExpired = db.prepare('DELETE FROM inquiries WHERE expires_at <= ?');
+  }
+
+  get(inquiryId: string, now: number): Inquiry | undefined {
+    return parse(this.byId.get(inquiryId, now));
+  }
+
+  getByKey(userId: string, idempotencyKey: string, now: number): Inquiry | undefined {
+    return parse(this.byKey.get(userId, idempotencyKey, now));
+  }
+
+  /** Deletes expired rows that would block a new row's id or idempotency key. */
+  dropExpiredConflicts(inquiry: Inquiry, now: number): void {
+    this.dropExpiredFor.run(now, inquiry.inquiryId, inquiry.userId, inquiry.idempotencyKey ?? null);
+  }
+
+  insert(inquiry: Inquiry, expiresAt: number): void {
+    this.insertRow.run(
+      inquiry.inquiryId,
+      inquiry.userId,
+      inquiry.idempotencyKey ?? null,
+      inquiry.status,
+      inquiry.deadlines.serviceAt,
+      expiresAt,
+      JSON.stringify(inquiry),
+    );
+  }
+
+  /** Writes an ended inquiry over its pending row; false when the row is no longer pending. */
+  end(inquiry: Inquiry, expiresAt: number, now: number): boolean {
+    const result = this.endRow.run(
+      inquiry.status,
+      expiresAt,
+      JSON.stringify(inquiry),
+      inquiry.inquiryId,
+      now,
+    );
+    return result.changes === 1;
+  }
+
+  /** Rewrites a pending inquiry's body (a new suggestion); false when it is no longer pending. */
+  rewrite(inquiry: Inquiry, now: number): boolean {
+    return this.rewritePending.run(JSON.stringify(inquiry), inquiry.inquiryId, now).changes === 1;
+  }
+
+  countPending(userId: string | undefined, now: number): number {
+    const row = userId === undefined ? this.pendingOfAll.get(now) : this.pendingOfUser.get(userId, now);
+    return Number((row as { n: number }).n);
+  }
+
+  listDue(due: number, now: number, limit: number): string[] {
+    return (this.due.all(due, now, limit) as { id: string }[]).map((row) => row.id);
+  }
+
+  /** Up to `limit` live inquiries, newest first, after the cursor. */
+  list(options: ListOptions, now: number, limit: number): Inquiry[] {
+    const { userId, status, cursor } = options;
+    const where = ['expires_at > ?'];
+    const params: unknown[] = [now];
+    if (userId !== undefined) {
+      where.push('user_id = ?');
+      params.push(userId);
+    }
+    if (status === 'pending') where.push("status = 'pending'");
+    if (cursor !== undefined) {
+      where.push('inquiry_id < ?');
+      params.push(cursor);
+    }
+    const sql = `SELECT body FROM inquiries WHERE ${where.join(' AND ')} ORDER BY inquiry_id DESC LIMIT ?`;
+    let statement = this.lists.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.lists.set(sql, statement);
+    }
+    return statement.all(...params, limit).map((row) => parse(row) as Inquiry);
+  }
+
+  /** Deletes every expired row; returns how many. */
+  sweep(now: number): number {
+    return this.dropExpired.run(now).changes;
+  }
+}
+
+function parse(row: unknown): Inquiry | undefined {
+  if (row === undefined || row === null) return undefined;
+  return JSON.parse((row as { body: string }).body) as Inquiry;
+}

@@ -1,0 +1,187 @@
+import type { Inquiry, Page, Resolution } from '@hitl/protocol';
+import { DEFAULT_RETENTION_MS } from '../defaults.js';
+import { ResolvedListeners } from '../listeners.js';
+import { withResolution } from '../resolution.js';
+import type {
+  CreateOptions,
+  CreateResult,
+  InquiryStore,
+  ListOptions,
+  NewInquiry,
+  ResolvedListener,
+  ResolveResult,
+  WaitOptions,
+} from '../store.js';
+import { InFlight, Waiters, waitForResolution } from '../waiters.js';
+import { InquiryRows } from './inquiry-rows.js';
+import { migrateInquiryTables } from './inquiry-schema.js';
+import { durably, openStateDatabase, type StateDatabase } from './state-database.js';
+
+/** Options of {@link SqliteInquiryStore}: a file to open, or a state database the caller owns. */
+export type SqliteStoreOptions = ({ path: string } | { database: StateDatabase }) & {
+  /** How long an ended inquiry is kept, in ms (default 7 days); a pending one until its service deadline plus this. */
+  retentionMs?: number;
+  /** The clock (epoch ms); defaults to `Date.now`. */
+  now?: () => number;
+};
+
+/** Expired rows are deleted at most this often (store clock); reads skip them exactly anyway. */
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * The durable single-node store: inquiries in one SQLite file (WAL). Every write is committed before
+ * its promise settles, so a crashed process loses nothing; a resolve is also fsynced, so an answer
+ * survives a power loss before anyone is told of it. A restart finds everything again.
+ * Waiters and `onResolved` are in-process (one node per file; the file is locked). Passes the same
+ * contract suite as the memory and Redis stores.
+ *
+ * @example
+ * const store = new SqliteInquiryStore({ path: '/home/me/.hitl/hitl.db' });
+ */
+export class SqliteInquiryStore implements InquiryStore {
+  private readonly now: () => number;
+  private readonly retentionMs: number;
+  private readonly database: StateDatabase;
+  private readonly ownsDatabase: boolean;
+  private readonly rows: InquiryRows;
+  private readonly waiters = new Waiters();
+  private readonly listeners = new ResolvedListeners();
+  private readonly inFlight = new InFlight();
+  /** Call references live only as long as the calls they name, which end with this process. */
+  private readonly calls = new Map<string, { inquiryId: string; expiresAt: number }>();
+  private nextSweepAt = 0;
+  private closed = false;
+
+  constructor(options: SqliteStoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    this.ownsDatabase = !('database' in options);
+    this.database = 'database' in options ? options.database : openStateDatabase(options.path);
+    try {
+      migrateInquiryTables(this.database.db);
+      this.rows = new InquiryRows(this.database.db);
+    } catch (error) {
+      if (this.ownsDatabase) this.database.close();
+      throw error;
+    }
+  }
+
+  async create(input: NewInquiry, options: CreateOptions = {}): Promise<CreateResult> {
+    this.sweep();
+    const now = this.now();
+    const inquiry: Inquiry = { ...structuredClone(input), status: 'pending' };
+    return this.database.db
+      .transaction((): CreateResult => {
+        this.rows.dropExpiredConflicts(inquiry, now);
+        const existing =
+          this.rows.get(input.inquiryId, now) ??
+          (input.idempotencyKey === undefined
+            ? undefined
+            : this.rows.getByKey(input.userId, input.idempotencyKey, now));
+        if (existing) return { kind: 'ok', inquiry: existing, created: false };
+        const cap = options.maxPendingPerUser ?? 0;
+        const pending = cap > 0 ? this.rows.countPending(input.userId, now) : 0;
+        if (cap > 0 && pending >= cap) return { kind: 'limit', pending };
+        this.rows.insert(inquiry, Math.max(now, inquiry.deadlines.serviceAt) + this.retentionMs);
+        return { kind: 'ok', inquiry: structuredClone(inquiry), created: true };
+      })
+      .immediate();
+  }
+
+  async get(inquiryId: string): Promise<Inquiry | null> {
+    return this.rows.get(inquiryId, this.now()) ?? null;
+  }
+
+  async getByKey(userId: string, idempotencyKey: string): Promise<Inquiry | null> {
+    return this.rows.getByKey(userId, idempotencyKey, this.now()) ?? null;
+  }
+
+  async list(options: ListOptions): Promise<Page<Inquiry>> {
+    this.sweep();
+    const rows = this.rows.list(options, this.now(), options.limit + 1);
+    const items = rows.slice(0, options.limit);
+    const last = items.at(-1);
+    return { items, nextCursor: rows.length > options.limit && last ? last.inquiryId : null };
+  }
+
+  async countPending(userId: string): Promise<number> {
+    return this.rows.countPending(userId, this.now());
+  }
+
+  async countAllPending(): Promise<number> {
+    return this.rows.countPending(undefined, this.now());
+  }
+
+  async resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult> {
+    const now = this.now();
+    const current = this.rows.get(inquiryId, now);
+    if (!current) return { kind: 'not_found' };
+    if (current.status !== 'pending') return { kind: 'lost', inquiry: current };
+    const resolved = withResolution(current, structuredClone(resolution));
+    // Fsynced before anyone hears of it: an acknowledged answer survives even a power loss.
+    const ended = durably(this.database.db, () => this.rows.end(resolved, now + this.retentionMs, now));
+    if (!ended) {
+      const after = this.rows.get(inquiryId, now);
+      return after ? { kind: 'lost', inquiry: after } : { kind: 'not_found' };
+    }
+    this.waiters.wake(structuredClone(resolved));
+    this.listeners.emit(structuredClone(resolved));
+    return { kind: 'won', inquiry: resolved };
+  }
+
+  async suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean> {
+    const now = this.now();
+    const current = this.rows.get(inquiryId, now);
+    if (current?.status !== 'pending') return false;
+    const { suggestedAnswer: _previous, ...rest } = current;
+    const next = suggestedAnswer === undefined ? rest : { ...rest, suggestedAnswer };
+    return this.rows.rewrite(next, now);
+  }
+
+  waitForResolution(inquiryId: string, options: WaitOptions = {}): Promise<Inquiry | null> {
+    return this.inFlight.track(
+      waitForResolution(this.waiters, inquiryId, options, this.now, (id) => this.get(id)),
+    );
+  }
+
+  async listDue(now: number, limit: number): Promise<string[]> {
+    return this.rows.listDue(now, this.now(), limit);
+  }
+
+  onResolved(listener: ResolvedListener): () => void {
+    return this.listeners.add(listener);
+  }
+
+  async rememberCall(callKey: string, inquiryId: string, ttlMs: number): Promise<void> {
+    const now = this.now();
+    for (const [key, call] of this.calls) if (call.expiresAt <= now) this.calls.delete(key);
+    this.calls.set(callKey, { inquiryId, expiresAt: now + ttlMs });
+  }
+
+  async recallCall(callKey: string): Promise<string | null> {
+    const call = this.calls.get(callKey);
+    return call && call.expiresAt > this.now() ? call.inquiryId : null;
+  }
+
+  async ping(_timeoutMs: number): Promise<void> {
+    if (this.closed) throw new Error('store closed');
+    this.database.db.prepare('SELECT 1').get();
+  }
+
+  /** Releases every waiter (each returns the inquiry's current state), then closes the file it opened. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.waiters.wakeAll();
+    await this.inFlight.settle();
+    this.closed = true;
+    if (this.ownsDatabase) this.database.close();
+  }
+
+  /** Deletes expired rows at most once per {@link SWEEP_EVERY_MS} and returns their pages to the disk. */
+  private sweep(): void {
+    const now = this.now();
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + Math.min(SWEEP_EVERY_MS, this.retentionMs);
+    if (this.rows.sweep(now) > 0) this.database.db.exec('PRAGMA incremental_vacuum');
+  }
+}

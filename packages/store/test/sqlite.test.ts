@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStateDatabase, SqliteInquiryStore } from '../src/index.js';
+import { answered, runStoreContract, sampleInquiry } from '../src/testing/index.js';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hitl-sqlite-'));
+  dirs.push(dir);
+  return dir;
+}
+
+runStoreContract('sqlite', async (options) => {
+  let offset = 0;
+  const dir = tempDir();
+  const store = new SqliteInquiryStore({
+    path: join(dir, 'hitl.db'),
+    ...options,
+    now: () => Date.now() + offset,
+  });
+  return {
+    store,
+    advanceClock: (ms) => {
+      offset += ms;
+    },
+    cleanup: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SqliteInquiryStore', () => {
+  it('finds pending and resolved inquiries and idempotency keys again after reopening the file', async () => {
+    const path = join(tempDir(), 'hitl.db');
+    const first = new SqliteInquiryStore({ path });
+    const pending = sampleInquiry({ idempotencyKey: 'still-open' });
+    const ended = sampleInquiry({ idempotencyKey: 'done', suggestedAnswer: 'L' });
+    await first.create(pending);
+    await first.create(ended);
+    await first.resolve(ended.inquiryId, answered('M'));
+    await first.close();
+
+    const second = new SqliteInquiryStore({ path });
+    try {
+      expect(await second.get(pending.inquiryId)).toEqual({ ...pending, status: 'pending' });
+      expect(await second.getByKey('user-a', 'done')).toMatchObject({ status: 'answered', answer: 'M' });
+      const again = await second.create(sampleInquiry({ idempotencyKey: 'still-open' }));
+      expect(again).toMatchObject({ kind: 'ok', created: false, inquiry: { inquiryId: pending.inquiryId } });
+      expect(await second.countPending('user-a')).toBe(1);
+      expect(await second.resolve(pending.inquiryId, answered('S'))).toMatchObject({ kind: 'won' });
+      expect(await second.resolve(ended.inquiryId, answered('S'))).toMatchObject({
+        kind: 'lost',
+        inquiry: { answer: 'M' },
+      });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a second open of the same file while the first holds it, naming the holder', async () => {
+    const path = join(tempDir(), 'hitl.db');
+    const first = new SqliteInquiryStore({ path });
+    expect(() => new SqliteInquiryStore({ path })).toThrow(
+      new RegExp(`in use by process ${process.pid}: only one hitl node may run on a state directory`),
+    );
+    await first.close();
+    const reopened = new SqliteInquiryStore({ path });
+    await reopened.close();
+  });
+
+  it('gives the pages of expired rows back to the disk (retention keeps the file bounded)', async () => {
+    const path = join(tempDir(), 'hitl.db');
+    let offset = 0;
+    const database = openStateDatabase(path);
+    const store = new SqliteInquiryStore({ database, retentionMs: 1000, now: () => Date.now() + offset });
+    const pages = () =>
+      Number((database.db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count);
+    try {
+      const empty = pages();
+      const context = { notes: 'x'.repeat(2000) };
+      for (let i = 0; i < 300; i++) {
+        const inquiry = sampleInquiry({ context, idempotencyKey: `k${i}` });
+        await store.create(inquiry);
+        await store.resolve(inquiry.inquiryId, answered('M'));
+      }
+      const full = pages();
+      expect(full).toBeGreaterThan(empty + 100);
+      offset += 60_000 + 1000; // past the retention and the sweep interval
+      await store.create(sampleInquiry()); // a write runs the sweep
+      expect(await store.getByKey('user-a', 'k0')).toBeNull();
+      expect(pages()).toBeLessThan(empty + 20);
+    } finally {
+      await store.close();
+      database.close();
+    }
+  });
+
+  it('returns copies, so a caller mutating a result cannot change the store', async () => {
+    const store = new SqliteInquiryStore({ path: join(tempDir(), 'hitl.db') });
+    try {
+      const input = sampleInquiry();
+      const created = await store.create(input);
+      if (created.kind !== 'ok') throw new Error('not created');
+      created.inquiry.status = 'answered';
+      input.question = 'changed';
+      expect(await store.get(input.inquiryId)).toMatchObject({ status: 'pending', question: 'Which size?' });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+process.on('exit', () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
