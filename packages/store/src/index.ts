@@ -13,6 +13,7 @@ export {
   type RevocationList,
   type RevocationStore,
 } from './revocations/revocations.js';
+export { type SqliteRevocationOptions, SqliteRevocationStore } from './revocations/sqlite-revocations.js';
 export { migrate } from './sqlite/migrate.js';
 export { SqliteInquiryStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export {

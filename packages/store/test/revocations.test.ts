@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
-import { MemoryRevocationStore, RedisRevocationStore } from '../src/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  isRevoked,
+  MemoryRevocationStore,
+  openStateDatabase,
+  RedisRevocationStore,
+  SqliteRevocationStore,
+} from '../src/index.js';
 import { runRevocationContract, startRedisServer, type TestRedisServer } from '../src/testing/index.js';
 import { deletePrefix } from './redis-helpers.js';
 
@@ -30,4 +39,46 @@ runRevocationContract('redis', async (nowSec) => {
       await deletePrefix(server.url, prefix);
     },
   };
+});
+
+runRevocationContract('sqlite', async (nowSec) => {
+  const dir = await mkdtemp(join(tmpdir(), 'hitl-revocations-'));
+  const database = openStateDatabase(join(dir, 'hitl.db'));
+  const store = new SqliteRevocationStore({ db: database.db, nowSec });
+  return {
+    writer: store,
+    reader: store,
+    cleanup: async () => {
+      await store.close();
+      database.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('sqlite revocations', () => {
+  it('are still there after the state file is closed and opened again (a restart)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hitl-revocations-'));
+    const path = join(dir, 'hitl.db');
+    try {
+      const first = openStateDatabase(path);
+      const before = new SqliteRevocationStore({ db: first.db });
+      await before.revokeToken('jti-kept', Math.floor(Date.now() / 1000) + 3600);
+      await before.revokeUser('user-kept', 1_000);
+      await before.close();
+      first.close();
+
+      const second = openStateDatabase(path);
+      try {
+        const list = await new SqliteRevocationStore({ db: second.db }).list();
+        expect(isRevoked(list, { sub: 'other', jti: 'jti-kept', iat: 5_000 })).toBe(true);
+        expect(isRevoked(list, { sub: 'user-kept', jti: 'fresh', iat: 1_000 })).toBe(true);
+        expect(isRevoked(list, { sub: 'user-kept', jti: 'fresh', iat: 1_001 })).toBe(false);
+      } finally {
+        second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -63,7 +63,7 @@ export async function spawnNode(env: Record<string, string>): Promise<NodeProces
   );
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`node did not start: ${seen}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`node did not start: ${seen}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = seen.match(/"url":"(http:\/\/[^"]+)".*"msg":"node listening"/);

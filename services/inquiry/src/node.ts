@@ -3,7 +3,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { Inquiry } from '@hitl/protocol';
-import { MemoryRevocationStore, RedisRevocationStore } from '@hitl/store';
+import { MemoryRevocationStore, RedisRevocationStore, SqliteRevocationStore } from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { RevocationCache } from './auth/revocation-cache.js';
 import { loadOrCreateSecret } from './auth/secret.js';
@@ -57,7 +57,9 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   const limiter = createRateLimiter(config.ratePerMin, redis?.client);
   const revocationStore = redis
     ? new RedisRevocationStore({ redis: redis.client })
-    : new MemoryRevocationStore();
+    : embedded?.database
+      ? new SqliteRevocationStore({ db: embedded.database.db })
+      : new MemoryRevocationStore();
   const revocations = new RevocationCache(revocationStore, logger);
   await revocations.start();
   tokens.checkRevocations((claims) => revocations.isRevoked(claims));

@@ -1,4 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
@@ -55,6 +58,7 @@ describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => 
   let redis: TestRedisServer;
   const nodes: NodeProcess[] = [];
   let solo: NodeProcess;
+  const soloDir = mkdtempSync(join(tmpdir(), 'hitl-solo-'));
   let decide: { child: ChildProcess; url: string };
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -62,13 +66,14 @@ describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => 
     // One at a time: four processes booting at once on a busy 2-core machine can take over the
     // 15 s spawnNode allows each.
     for (const env of [{ REDIS_URL: url }, { REDIS_URL: url }]) nodes.push(await spawnNode(env));
-    solo = await spawnNode({});
+    solo = await spawnNode({ HITL_STATE_DIR: soloDir });
     decide = await spawnDecide(url);
   }, 120_000);
   afterAll(async () => {
     decide?.child.kill('SIGKILL');
     await Promise.all([...nodes, solo].map((node) => node?.kill('SIGKILL')));
     await redis?.stop();
+    rmSync(soloDir, { recursive: true, force: true });
   });
 
   /** `hitl decide` on the nodes' Redis: it checks ops tokens, so it honours revocations too. */
@@ -177,5 +182,9 @@ describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => 
       async () => (await rest(solo.url, doomed.token)) === 401,
       () => !socket.socket.connected,
     ]);
+    // The durable embedded store keeps the revocation: still refused after a kill -9 and a restart.
+    await solo.kill('SIGKILL');
+    solo = await spawnNode({ HITL_STATE_DIR: soloDir });
+    expect(await rest(solo.url, doomed.token)).toBe(401);
   });
 });
