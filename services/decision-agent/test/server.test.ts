@@ -59,7 +59,7 @@ describe('the decision agent as an HTTP service', () => {
     const forbidden = await post(request, await token('agent'));
     expect(forbidden.status).toBe(403);
     expect(await forbidden.json()).toEqual({
-      error: { code: 'forbidden', message: 'a agent token cannot use the decision agent; needs ops' },
+      error: { code: 'forbidden', message: 'an agent token cannot use the decision agent; needs ops' },
     });
   });
 

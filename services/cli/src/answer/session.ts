@@ -78,7 +78,9 @@ function statusLines(snapshot: DeviceSnapshot): string[] {
     case 'reconnecting':
       return [`Connection lost${snapshot.error ? ` (${snapshot.error})` : ''}; reconnecting...`];
     case 'rejected':
-      return [`The server refused this device: ${snapshot.error ?? 'bad token'}`];
+      return [
+        `The server refused this device: ${snapshot.errorCode ?? 'unauthorized'}${snapshot.error ? ` (${snapshot.error})` : ''}`,
+      ];
     default:
       return [];
   }

@@ -31,7 +31,7 @@ export async function checkServiceToken(
   if (claims.data.role !== 'ops') {
     return {
       code: 'forbidden',
-      message: `a ${claims.data.role} token cannot use the decision agent; needs ops`,
+      message: `${claims.data.role === 'agent' ? 'an' : 'a'} ${claims.data.role} token cannot use the decision agent; needs ops`,
     };
   }
   return null;

@@ -104,7 +104,7 @@ export async function authorize(
     return {
       ok: false,
       code: 'forbidden',
-      message: `a ${claims.role} token cannot use this; needs ${roles.join(' or ')}`,
+      message: `${claims.role === 'agent' ? 'an' : 'a'} ${claims.role} token cannot use this; needs ${roles.join(' or ')}`,
     };
   }
   return { ok: true, claims };
