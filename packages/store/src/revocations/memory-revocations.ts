@@ -1,21 +1,22 @@
+import { LocalChanges } from './local-changes.js';
 import type { RevocationList, RevocationStore } from './revocations.js';
 
 /** Revocations of one process (embedded mode): lost on restart, like the rest of its state. */
 export class MemoryRevocationStore implements RevocationStore {
   private readonly tokens = new Map<string, number>();
   private readonly users = new Map<string, number>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new LocalChanges();
 
   constructor(private readonly nowSec: () => number = () => Math.floor(Date.now() / 1000)) {}
 
   async revokeToken(jti: string, expiresAtSec = 0): Promise<void> {
     this.tokens.set(jti, expiresAtSec);
-    this.changed();
+    this.changes.emit();
   }
 
   async revokeUser(userId: string, issuedUpToSec: number): Promise<void> {
     this.users.set(userId, Math.max(issuedUpToSec, this.users.get(userId) ?? 0));
-    this.changed();
+    this.changes.emit();
   }
 
   async list(): Promise<RevocationList> {
@@ -25,19 +26,12 @@ export class MemoryRevocationStore implements RevocationStore {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.changes.add(listener);
   }
 
   async ready(): Promise<void> {}
 
   async close(): Promise<void> {
-    this.listeners.clear();
-  }
-
-  private changed(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.changes.clear();
   }
 }

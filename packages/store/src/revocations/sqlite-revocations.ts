@@ -1,5 +1,6 @@
 import { migrate } from '../sqlite/migrate.js';
 import { durably, type SqliteDatabase } from '../sqlite/state-database.js';
+import { LocalChanges } from './local-changes.js';
 import type { RevocationList, RevocationStore } from './revocations.js';
 
 const SCHEMA = `
@@ -21,7 +22,7 @@ export interface SqliteRevocationOptions {
 export class SqliteRevocationStore implements RevocationStore {
   private readonly db: SqliteDatabase;
   private readonly nowSec: () => number;
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new LocalChanges();
 
   constructor(options: SqliteRevocationOptions) {
     this.db = options.db;
@@ -35,7 +36,7 @@ export class SqliteRevocationStore implements RevocationStore {
         .prepare('INSERT OR REPLACE INTO revoked_tokens (jti, expires_at) VALUES (?, ?)')
         .run(jti, expiresAtSec),
     );
-    this.changed();
+    this.changes.emit();
   }
 
   async revokeUser(userId: string, issuedUpToSec: number): Promise<void> {
@@ -47,7 +48,7 @@ export class SqliteRevocationStore implements RevocationStore {
         )
         .run(userId, issuedUpToSec),
     );
-    this.changed();
+    this.changes.emit();
   }
 
   async list(): Promise<RevocationList> {
@@ -69,20 +70,13 @@ export class SqliteRevocationStore implements RevocationStore {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return this.changes.add(listener);
   }
 
   async ready(): Promise<void> {}
 
   /** Leaves the state file open: its owner (the node) closes it. */
   async close(): Promise<void> {
-    this.listeners.clear();
-  }
-
-  private changed(): void {
-    for (const listener of [...this.listeners]) listener();
+    this.changes.clear();
   }
 }
