@@ -42,7 +42,7 @@ const SummaryQuerySchema = z.object({
  */
 export function decisionRoutes(deps: DecisionRouteDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const ops = requireRole(deps.tokens, ['ops'], 'rest');
+  const ops = requireRole(deps.tokens, ['ops']);
 
   app.get('/decisions/summary', ops, async (c) => {
     const parsed = SummaryQuerySchema.safeParse(c.req.query());

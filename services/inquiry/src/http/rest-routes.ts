@@ -33,9 +33,9 @@ function restDevice(c: Ctx): DeviceRef {
 /** `/api/inquiries`: devices see and settle their own user's inquiries; ops read everyone's. */
 export function restRoutes(deps: RestDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const readers = requireRole(deps.tokens, ['device', 'ops'], 'rest');
-  const writers = requireRole(deps.tokens, ['device'], 'rest');
-  const limited = rateLimit(deps.limiter, 'rest');
+  const readers = requireRole(deps.tokens, ['device', 'ops']);
+  const writers = requireRole(deps.tokens, ['device']);
+  const limited = rateLimit(deps.limiter);
 
   app.get('/inquiries', readers, async (c) => {
     const parsed = ListInquiriesQuerySchema.safeParse(c.req.query());
