@@ -1,18 +1,19 @@
-import { createHash } from 'node:crypto';
-import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
+import {
+  authorize,
+  bearerToken,
+  type HostPolicy,
+  hostOriginProblem,
+  type TokenService,
+  tokenFingerprint,
+} from '@hitl/auth';
 import { HitlError, type Role, type TokenClaims } from '@hitl/protocol';
 import type { MiddlewareHandler } from 'hono';
-import { authorize, bearerToken, type TokenService } from '../auth/tokens.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 
 export interface AuthVariables {
   claims: TokenClaims;
   /** A fingerprint of the bearer token: rate-limit and call-registry key, never the token itself. */
   tokenKey: string;
-}
-
-export function tokenFingerprint(token: string): string {
-  return createHash('sha256').update(token).digest('base64url').slice(0, 22);
 }
 
 /*

@@ -1,10 +1,10 @@
+import type { TokenService } from '@hitl/auth';
 import type { DecisionLog } from '@hitl/decision-agent';
 import { MAX_BUCKETS, RECORD_ID, summarize } from '@hitl/decision-agent';
 import { describeZodError, ListDecisionsQuerySchema } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { TokenService } from '../auth/tokens.js';
 import type { Clock } from '../core/ports.js';
 import { type AuthVariables, requireRole } from './auth.js';
 import { errorResponse } from './errors.js';

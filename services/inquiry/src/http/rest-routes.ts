@@ -1,3 +1,4 @@
+import type { TokenService } from '@hitl/auth';
 import {
   AnswerBodySchema,
   describeDepthProblem,
@@ -8,7 +9,6 @@ import {
 } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { type Context, Hono } from 'hono';
-import type { TokenService } from '../auth/tokens.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { DeviceRef, Ending } from '../core/outcomes.js';
 import type { RateLimiter } from '../core/rate-limit.js';

@@ -1,7 +1,7 @@
+import type { TokenService } from '@hitl/auth';
 import { describeZodError, RevocationBodySchema } from '@hitl/protocol';
 import type { RevocationStore } from '@hitl/store';
 import { Hono } from 'hono';
-import type { TokenService } from '../auth/tokens.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { type AuthVariables, rateLimit, requireRole } from './auth.js';

@@ -1,11 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import type { HostPolicy } from '@hitl/auth';
+import type { HostPolicy, TokenService } from '@hitl/auth';
 import { LIMITS, type TokenClaims } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
-import type { TokenService } from '../auth/tokens.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';

@@ -1,5 +1,5 @@
-import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
-import { type AuthVariables, jsonRpcErrorOf, requireRole, type TokenService } from '@hitl/inquiry';
+import { type HostPolicy, hostOriginProblem, type TokenService } from '@hitl/auth';
+import { type AuthVariables, jsonRpcErrorOf, requireRole } from '@hitl/inquiry';
 import { describeDepthProblem, HitlError, jsonDepthProblem } from '@hitl/protocol';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
