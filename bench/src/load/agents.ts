@@ -1,4 +1,4 @@
-import { TokenService } from '@hitl/inquiry';
+import { TokenService } from '@hitl/auth';
 import type { InquiryResult, Role } from '@hitl/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

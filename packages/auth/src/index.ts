@@ -1,1 +1,10 @@
 export { type HostPolicy, hostOriginProblem } from './host-guard.js';
+export {
+  type AuthResult,
+  authorize,
+  bearerToken,
+  type RevocationCheck,
+  type TokenOptions,
+  TokenService,
+  tokenFingerprint,
+} from './tokens.js';

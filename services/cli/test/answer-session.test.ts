@@ -124,10 +124,16 @@ describe('the terminal session', () => {
   it('a refused token ends the session with exit code 2; a lost connection shows in the prompt', () => {
     const rejected = onSnapshot(
       initialSession,
-      { status: 'rejected', error: 'unauthorized: bad token', synced: false, inquiries: [] },
+      {
+        status: 'rejected',
+        error: 'bad token',
+        errorCode: 'unauthorized',
+        synced: false,
+        inquiries: [],
+      },
       NOW,
     );
-    expect(rejected.print).toEqual(['The server refused this device: unauthorized: bad token']);
+    expect(rejected.print).toEqual(['The server refused this device: unauthorized (bad token)']);
     expect(rejected.effects).toEqual([{ type: 'quit', code: 2 }]);
     const lost = onSnapshot(
       connectedWith([]).state,

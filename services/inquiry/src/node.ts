@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import type { Inquiry } from '@hitl/protocol';
+import { TokenService } from '@hitl/auth';
+import { type Inquiry, listenOn } from '@hitl/protocol';
 import { MemoryRevocationStore, RedisRevocationStore, SqliteRevocationStore } from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { RevocationCache } from './auth/revocation-cache.js';
 import { loadOrCreateSecret } from './auth/secret.js';
-import { TokenService } from './auth/tokens.js';
 import type { Config } from './config.js';
 import { createDecisionParts } from './core/decision-setup.js';
 import { InquiryService } from './core/inquiry-service.js';
@@ -144,17 +143,11 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   deviceCount = () => gateway.io.engine.clientsCount;
   timers.start();
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.port, config.host, () => resolve());
-  }).catch(async (error) => {
+  const { port, url } = await listenOn(httpServer, config.port, config.host).catch(async (error) => {
     timers.stop();
     await embedded?.close();
     throw error;
   });
-  const { port } = httpServer.address() as AddressInfo;
-  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}`;
   logger.info(
     {
       url,

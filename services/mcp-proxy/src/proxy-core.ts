@@ -1,6 +1,7 @@
 import { join } from 'node:path';
+import { TokenService } from '@hitl/auth';
 import { RedisDecisionLog } from '@hitl/decision-agent';
-import { type Config, loadOrCreateSecret, TokenService } from '@hitl/inquiry';
+import { type Config, loadOrCreateSecret } from '@hitl/inquiry';
 import { Redis } from 'ioredis';
 import { InquiryAsker } from './approval/inquiry-asker.js';
 import { inquiryTokens } from './approval/inquiry-tokens.js';

@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '@hitl/protocol';
 import { createAdaptorServer } from '@hono/node-server';
 import { createProxyApp } from './http/app.js';
 import { CANCELLED, HeldCalls } from './http/held-calls.js';
@@ -39,13 +39,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     maxBodyBytes: MAX_BODY_BYTES,
   });
   const httpServer = createAdaptorServer({ fetch: app.fetch }) as HttpServer;
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(options.config.port, options.config.host, () => resolve());
-  });
-  const { port } = httpServer.address() as AddressInfo;
-  const host = options.config.host.includes(':') ? `[${options.config.host}]` : options.config.host;
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const { port, url } = await listenOn(httpServer, options.config.port, options.config.host);
   options.logger.info(
     { url: `${url}/mcp`, backend: core.backend.name, mode: options.policy.mode },
     'proxy listening',

@@ -1,4 +1,5 @@
-import { loadConfig, loadOrCreateSecret, TokenService } from '@hitl/inquiry';
+import { TokenService } from '@hitl/auth';
+import { loadConfig, loadOrCreateSecret } from '@hitl/inquiry';
 
 export interface TokenSource {
   token: string;

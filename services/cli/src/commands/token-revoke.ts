@@ -1,4 +1,5 @@
-import { loadOrCreateSecret, type RevocationReceipt, revokeInSharedStore, TokenService } from '@hitl/inquiry';
+import { TokenService } from '@hitl/auth';
+import { loadOrCreateSecret, type RevocationReceipt, revokeInSharedStore } from '@hitl/inquiry';
 import { type RevocationBody, RevocationBodySchema } from '@hitl/protocol';
 import type { Command } from 'commander';
 import { loadConfigOrExit } from '../config-or-exit.js';

@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig, loadOrCreateSecret, TokenService } from '@hitl/inquiry';
+import { TokenService } from '@hitl/auth';
+import { ConfigError, loadConfig, loadOrCreateSecret } from '@hitl/inquiry';
 import { RoleSchema, UserIdSchema } from '@hitl/protocol';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { registerTokenRevoke } from './token-revoke.js';

@@ -1,7 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
-import { describeDepthProblem, describeZodError, jsonDepthProblem, LIMITS } from '@hitl/protocol';
+import { describeDepthProblem, describeZodError, jsonDepthProblem, LIMITS, listenOn } from '@hitl/protocol';
 import { createAdaptorServer } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -90,13 +89,7 @@ export async function startDecisionServer(
   deps: DecisionAppDeps & { port: number; host: string },
 ): Promise<RunningDecisionServer> {
   const server = createAdaptorServer({ fetch: decisionApp(deps).fetch }) as HttpServer;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(deps.port, deps.host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = deps.host.includes(':') ? `[${deps.host}]` : deps.host;
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const { port, url } = await listenOn(server, deps.port, deps.host);
   deps.logger.info({ url }, 'decision agent listening');
   return {
     url,

@@ -1,3 +1,4 @@
+import type { TokenService } from '@hitl/auth';
 import {
   createLocalDecider,
   createRemoteDecider,
@@ -11,7 +12,6 @@ import {
 import type { SqliteDatabase } from '@hitl/store';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { TokenService } from '../auth/tokens.js';
 import type { Config } from '../config.js';
 import type { DecisionDeps } from './fallback.js';
 import type { Clock } from './ports.js';

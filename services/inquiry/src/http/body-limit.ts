@@ -1,18 +1,20 @@
 import type { IncomingMessage } from 'node:http';
-import type { Context, MiddlewareHandler } from 'hono';
+import { HitlError } from '@hitl/protocol';
+import type { MiddlewareHandler } from 'hono';
 
 /**
  * Refuses bodies over `maxBytes` without materialising a WHATWG `Request` (Hono's `bodyLimit` reads
  * `c.req.raw.body`, which builds a full Request and body stream per request; a held MCP call would keep
  * them alive). With `Content-Length` the header decides; without it (chunked) the body is read from the
  * socket up to the cap and handed to `@hono/node-server` as `rawBody`, which its body readers use.
+ * Over the cap it throws `payload_too_large` (413), rendered by the door's error handler.
  */
-export function limitBody(maxBytes: number, onTooLarge: (c: Context) => Response): MiddlewareHandler {
+export function limitBody(maxBytes: number): MiddlewareHandler {
   return async (c, next) => {
-    const tooLarge = () => {
+    const tooLarge = (): never => {
       // The rest of the body is never read: close the connection so no client reuses it.
       c.header('Connection', 'close');
-      return onTooLarge(c);
+      throw new HitlError('payload_too_large', `request body over ${maxBytes} bytes`);
     };
     const length = c.req.header('content-length');
     if (length !== undefined && c.req.header('transfer-encoding') === undefined) {

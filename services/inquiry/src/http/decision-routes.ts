@@ -1,10 +1,10 @@
+import type { TokenService } from '@hitl/auth';
 import type { DecisionLog } from '@hitl/decision-agent';
 import { MAX_BUCKETS, RECORD_ID, summarize } from '@hitl/decision-agent';
 import { describeZodError, ListDecisionsQuerySchema } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { TokenService } from '../auth/tokens.js';
 import type { Clock } from '../core/ports.js';
 import { type AuthVariables, requireRole } from './auth.js';
 import { errorResponse } from './errors.js';
@@ -42,7 +42,7 @@ const SummaryQuerySchema = z.object({
  */
 export function decisionRoutes(deps: DecisionRouteDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const ops = requireRole(deps.tokens, ['ops'], 'rest');
+  const ops = requireRole(deps.tokens, ['ops']);
 
   app.get('/decisions/summary', ops, async (c) => {
     const parsed = SummaryQuerySchema.safeParse(c.req.query());

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@hitl/protocol';
+import type { ErrorCode, HitlError } from '@hitl/protocol';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -40,4 +40,31 @@ export function jsonRpcError(
     { jsonrpc: '2.0', error: { code: rpcCode, message, ...(data ? { data } : {}) }, id: null },
     status,
   );
+}
+
+/** The headers a typed error carries in either form: `WWW-Authenticate` for 401, `Retry-After` with a retry hint. */
+function errorHeaders(c: Context, error: HitlError): void {
+  if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
+  if (error.retryAfterMs !== undefined)
+    c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+}
+
+/** A typed error as the REST doors answer it: `{error: {code, message}}` with the code's status. */
+export function restErrorOf(c: Context, error: HitlError): Response {
+  errorHeaders(c, error);
+  return c.json({ error: { code: error.code, message: error.message } }, HTTP_STATUS[error.code]);
+}
+
+/**
+ * A typed error as `/mcp` answers it: the code's HTTP status, a JSON-RPC error whose `data` carries the
+ * wire code (and the retry hint); an oversized body is an invalid request, everything else a server error.
+ */
+export function jsonRpcErrorOf(c: Context, error: HitlError): Response {
+  errorHeaders(c, error);
+  const rpcCode = error.code === 'payload_too_large' ? JSONRPC.invalidRequest : JSONRPC.serverError;
+  const data = {
+    code: error.code,
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+  };
+  return jsonRpcError(c, HTTP_STATUS[error.code], rpcCode, error.message, data);
 }

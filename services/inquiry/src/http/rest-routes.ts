@@ -1,3 +1,4 @@
+import type { TokenService } from '@hitl/auth';
 import {
   AnswerBodySchema,
   describeDepthProblem,
@@ -8,7 +9,6 @@ import {
 } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { type Context, Hono } from 'hono';
-import type { TokenService } from '../auth/tokens.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { DeviceRef, Ending } from '../core/outcomes.js';
 import type { RateLimiter } from '../core/rate-limit.js';
@@ -33,9 +33,9 @@ function restDevice(c: Ctx): DeviceRef {
 /** `/api/inquiries`: devices see and settle their own user's inquiries; ops read everyone's. */
 export function restRoutes(deps: RestDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const readers = requireRole(deps.tokens, ['device', 'ops'], 'rest');
-  const writers = requireRole(deps.tokens, ['device'], 'rest');
-  const limited = rateLimit(deps.limiter, 'rest');
+  const readers = requireRole(deps.tokens, ['device', 'ops']);
+  const writers = requireRole(deps.tokens, ['device']);
+  const limited = rateLimit(deps.limiter);
 
   app.get('/inquiries', readers, async (c) => {
     const parsed = ListInquiriesQuerySchema.safeParse(c.req.query());

@@ -1,7 +1,7 @@
+import type { TokenService } from '@hitl/auth';
 import { describeZodError, RevocationBodySchema } from '@hitl/protocol';
 import type { RevocationStore } from '@hitl/store';
 import { Hono } from 'hono';
-import type { TokenService } from '../auth/tokens.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { type AuthVariables, rateLimit, requireRole } from './auth.js';
@@ -20,8 +20,8 @@ export interface RevocationRouteDeps {
  */
 export function revocationRoutes(deps: RevocationRouteDeps): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
-  const ops = requireRole(deps.tokens, ['ops'], 'rest');
-  app.post('/revocations', ops, rateLimit(deps.limiter, 'rest'), async (c) => {
+  const ops = requireRole(deps.tokens, ['ops']);
+  app.post('/revocations', ops, rateLimit(deps.limiter), async (c) => {
     const body: unknown = await c.req.json().catch(() => undefined);
     const parsed = RevocationBodySchema.safeParse(body);
     if (!parsed.success) {

@@ -65,7 +65,7 @@ export function readMcpBody(
       parsed = false;
     }
     const rate = await limiter.consume(c.get('tokenKey'), messageCount(body));
-    if (!rate.ok) return rateLimited(c, rate.retryAfterMs, 'jsonrpc');
+    if (!rate.ok) throw rateLimited(rate.retryAfterMs);
     if (!parsed) return jsonRpcError(c, 400, JSONRPC.parseError, 'Parse error: the body is not valid JSON');
     const tooDeep = jsonDepthProblem(body);
     if (tooDeep) {

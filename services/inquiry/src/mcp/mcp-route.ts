@@ -1,14 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import type { TokenClaims } from '@hitl/protocol';
+import type { HostPolicy, TokenService } from '@hitl/auth';
+import { LIMITS, type TokenClaims } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
-import type { TokenService } from '../auth/tokens.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
-import { requireRole } from '../http/auth.js';
+import { guardHost, requireRole } from '../http/auth.js';
+import { limitBody } from '../http/body-limit.js';
+import { jsonRpcErrors } from '../http/error-handlers.js';
 import { JSONRPC, jsonRpcError } from '../http/errors.js';
 import { descriptionsFor } from './descriptions.js';
 import { directCallOf, KEEP_ALIVE_MS, serveDirectCall } from './direct-call.js';
@@ -21,6 +23,7 @@ export interface McpRouteDeps {
   service: InquiryService;
   store: InquiryStore;
   tokens: TokenService;
+  hostPolicy: HostPolicy;
   limiter: RateLimiter;
   heldCalls: HeldCalls;
   clock: Clock;
@@ -48,9 +51,12 @@ function cancelledRequestIds(body: unknown): (string | number)[] {
  * `POST /mcp`, stateless Streamable HTTP: a fresh SDK server and transport per request, always
  * answered over SSE so headers leave at once; a plain `tools/call` of our tools is served on our own
  * SSE stream instead (direct-call.ts), with the same frames. `GET`/`DELETE` are 405 (no sessions, no standalone stream).
+ * Every refusal before the MCP layer (host, body size, token, rate) is thrown and rendered as JSON-RPC here.
  */
 export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   const app = new Hono<Env>();
+  app.onError(jsonRpcErrors(deps.logger));
+  app.use('/', guardHost(deps.hostPolicy), limitBody(LIMITS.bodyBytes));
   const keepAlive = new SseKeepAlive(KEEP_ALIVE_MS);
   const methodNotAllowed = (c: Context) => {
     c.header('Allow', 'POST');
@@ -64,50 +70,44 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   app.get('/', methodNotAllowed);
   app.delete('/', methodNotAllowed);
 
-  app.post(
-    '/',
-    requireRole(deps.tokens, ['agent'], 'jsonrpc'),
-    readMcpBody(deps.limiter, deps.logger),
-    async (c) => {
-      const body = c.get('mcpBody');
-      const claims = c.get('claims');
-      const tokenKey = c.get('tokenKey');
-      for (const requestId of cancelledRequestIds(body))
-        void cancelHeldCall(deps, claims, tokenKey, requestId);
+  app.post('/', requireRole(deps.tokens, ['agent']), readMcpBody(deps.limiter, deps.logger), async (c) => {
+    const body = c.get('mcpBody');
+    const claims = c.get('claims');
+    const tokenKey = c.get('tokenKey');
+    for (const requestId of cancelledRequestIds(body)) void cancelHeldCall(deps, claims, tokenKey, requestId);
 
-      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-      const direct = directCallOf(body, c.req.raw.headers);
-      if (direct) {
-        // The hot path (send_inquiry, get_inquiry): no SDK server or transport is built or kept.
-        const { response, abort } = serveDirectCall({ ...deps, claims, tokenKey }, direct, keepAlive);
-        outgoing?.once('close', abort);
-        return response;
-      }
-      const server = createMcpServer({
-        ...deps,
-        claims,
-        tokenKey,
-        descriptions: descriptionsFor(new URL(c.req.url).searchParams),
-      });
-      // Our heartbeats already keep a progress-tracked stream busy; the SDK's keep-alive comment
-      // frames would only add a timer and writes per held call. Without a progress token they stay.
-      const heartbeats = asksForProgress(body) && deps.heartbeatMs <= KEEP_ALIVE_MS;
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        ...(heartbeats ? { keepAliveMs: 0 } : {}),
-      });
-      await server.connect(transport);
-      // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
-      const release = () => void server.close().catch(() => undefined);
-      // The socket closing (dropped or done) frees the server; release is idempotent.
-      outgoing?.once('close', release);
-      releaseAfterResponses(transport, body, release);
-      return transport.handleRequest(c.req.raw, {
-        parsedBody: body,
-        authInfo: { token: tokenKey, clientId: claims.sub, scopes: [claims.role] },
-      });
-    },
-  );
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const direct = directCallOf(body, c.req.raw.headers);
+    if (direct) {
+      // The hot path (send_inquiry, get_inquiry): no SDK server or transport is built or kept.
+      const { response, abort } = serveDirectCall({ ...deps, claims, tokenKey }, direct, keepAlive);
+      outgoing?.once('close', abort);
+      return response;
+    }
+    const server = createMcpServer({
+      ...deps,
+      claims,
+      tokenKey,
+      descriptions: descriptionsFor(new URL(c.req.url).searchParams),
+    });
+    // Our heartbeats already keep a progress-tracked stream busy; the SDK's keep-alive comment
+    // frames would only add a timer and writes per held call. Without a progress token they stay.
+    const heartbeats = asksForProgress(body) && deps.heartbeatMs <= KEEP_ALIVE_MS;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      ...(heartbeats ? { keepAliveMs: 0 } : {}),
+    });
+    await server.connect(transport);
+    // A dropped connection closes the transport, which releases the held call (the inquiry stays open).
+    const release = () => void server.close().catch(() => undefined);
+    // The socket closing (dropped or done) frees the server; release is idempotent.
+    outgoing?.once('close', release);
+    releaseAfterResponses(transport, body, release);
+    return transport.handleRequest(c.req.raw, {
+      parsedBody: body,
+      authInfo: { token: tokenKey, clientId: claims.sub, scopes: [claims.role] },
+    });
+  });
   return app;
 }
 

@@ -1,11 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
+import type { TokenService } from '@hitl/auth';
 import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
 import { type Inquiry, SOCKET_MAX_BUFFER_BYTES, SOCKET_PATH, toDeviceInquiry } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
 import type { RevocationCache } from '../auth/revocation-cache.js';
-import type { TokenService } from '../auth/tokens.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js';

@@ -1,8 +1,7 @@
+import { authorize, type TokenService, tokenFingerprint } from '@hitl/auth';
 import { DeviceHandshakeSchema, describeZodError, socketRefusal } from '@hitl/protocol';
-import { authorize, type TokenService } from '../auth/tokens.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
-import { tokenFingerprint } from '../http/auth.js';
 import type { DeviceSocket } from './device-socket.js';
 
 export interface HandshakeDeps {

@@ -1,4 +1,4 @@
-import type { TokenService } from '@hitl/inquiry';
+import type { TokenService } from '@hitl/auth';
 import { decodeJwt } from 'jose';
 
 /** How long a minted approval token lives, and how long it is reused. */

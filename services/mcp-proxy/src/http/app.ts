@@ -1,6 +1,6 @@
-import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
-import { type AuthVariables, requireRole, type TokenService } from '@hitl/inquiry';
-import { describeDepthProblem, jsonDepthProblem } from '@hitl/protocol';
+import { type HostPolicy, hostOriginProblem, type TokenService } from '@hitl/auth';
+import { type AuthVariables, jsonRpcErrorOf, requireRole } from '@hitl/inquiry';
+import { describeDepthProblem, HitlError, jsonDepthProblem } from '@hitl/protocol';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -54,7 +54,7 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
   };
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
-  app.post('/mcp', requireRole(deps.tokens, ['agent'], 'jsonrpc'), async (c) => {
+  app.post('/mcp', requireRole(deps.tokens, ['agent']), async (c) => {
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());
@@ -95,6 +95,8 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
     c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
   );
   app.onError((error, c) => {
+    // The token check throws its 401/403; it reads as the node's `/mcp` answers it.
+    if (error instanceof HitlError) return jsonRpcErrorOf(c, error);
     deps.calls.logger.error({ err: error, path: c.req.path }, 'request failed');
     return rpcError(c, 500, -32603, 'internal error');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenService } from '../src/auth/tokens.js';
+import { TokenService } from '../src/index.js';
 
 describe('TokenService', () => {
   it('remembers a verified token only until it expires', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type Role, type TokenClaims, TokenClaimsSchema } from '@hitl/protocol';
 import { jwtVerify, SignJWT } from 'jose';
 
@@ -114,4 +114,9 @@ export async function authorize(
 export function bearerToken(header: string | undefined | null): string | undefined {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
   return match?.[1];
+}
+
+/** A fingerprint of a bearer token: the rate-limit and call-registry key, never the token itself. */
+export function tokenFingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('base64url').slice(0, 22);
 }
