@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
-import { TokenService } from '@hitl/auth';
+import { LinkTokens, TokenService } from '@hitl/auth';
 import { type Inquiry, listenOn } from '@hitl/protocol';
 import { MemoryRevocationStore, RedisRevocationStore, SqliteRevocationStore } from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
@@ -35,6 +35,8 @@ export interface RunningNode {
   port: number;
   nodeId: string;
   tokens: TokenService;
+  /** Signs and checks answer links (`/a/<token>`). */
+  links: LinkTokens;
   /** True when this start created the secret (first embedded start). */
   secretCreated: boolean;
   logger: Logger;
@@ -49,6 +51,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   const clock = options.clock ?? systemClock;
   const { secret, created: secretCreated } = await loadOrCreateSecret(config.secret, config.stateDir);
   const tokens = new TokenService(secret);
+  const links = new LinkTokens(secret);
   const redis = await connectRedis(config, logger);
   // Without Redis: the durable SQLite file (refuses a second process on the same state dir) or memory.
   const embedded = redis ? undefined : openEmbeddedStore(config);
@@ -112,6 +115,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     service,
     store,
     tokens,
+    links,
     limiter,
     heldCalls,
     clock,
@@ -183,5 +187,5 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     })();
     return closing;
   };
-  return { url, port, nodeId, tokens, secretCreated, logger, close };
+  return { url, port, nodeId, tokens, links, secretCreated, logger, close };
 }
