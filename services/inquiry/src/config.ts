@@ -84,6 +84,8 @@ const EnvSchema = z.object({
     .url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' })
     .optional(),
   HITL_EMAIL_FROM: z.string().min(3).max(320).optional(),
+  HITL_WEBHOOK_ALLOW_HOSTS: list,
+  HITL_WEBHOOK_BACKOFF_MS: int(5000, 10, 3_600_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -131,6 +133,8 @@ export interface Config {
   publicUrl?: string;
   /** Mail for people whose directory entry asks for it: `HITL_SMTP_URL` and `HITL_EMAIL_FROM`. */
   email?: { smtpUrl: string; from: string };
+  /** Webhooks: hosts they may reach although loopback or private, and the first retry's delay. */
+  webhooks: { allowHosts: string[]; backoffMs: number };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -227,6 +231,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.HITL_SMTP_URL && e.HITL_EMAIL_FROM
         ? { smtpUrl: e.HITL_SMTP_URL, from: e.HITL_EMAIL_FROM }
         : undefined,
+    webhooks: { allowHosts: e.HITL_WEBHOOK_ALLOW_HOSTS, backoffMs: e.HITL_WEBHOOK_BACKOFF_MS },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -20,6 +20,7 @@ import { applyHttpLimits, HTTP_SERVER_OPTIONS } from './http/http-limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { HeldCalls } from './mcp/held-calls.js';
 import { NodeMetrics } from './metrics.js';
+import { MemoryDeliveryLog, RedisDeliveryLog, SqliteDeliveryLog } from './notify/delivery-log.js';
 import { startNotifiers } from './notify/notifiers.js';
 import { connectRedis } from './redis.js';
 import { createDeviceGateway } from './socket/gateway.js';
@@ -113,11 +114,17 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
   listeners.push({ created: (inquiry) => timers.schedule(inquiry), resolved: () => undefined });
   let nodeUrl = '';
+  const deliveries = redis
+    ? new RedisDeliveryLog(redis.client, config.retentionMs)
+    : embedded?.database
+      ? new SqliteDeliveryLog(embedded.database.db)
+      : new MemoryDeliveryLog();
   const notifiers = startNotifiers({
     config,
     directory,
     links,
     service,
+    deliveries,
     clock,
     logger,
     nodeUrl: () => nodeUrl,
@@ -131,6 +138,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     store,
     tokens,
     links,
+    deliveries,
     limiter,
     heldCalls,
     clock,

@@ -14,13 +14,15 @@ import { errorResponse } from './errors.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { type RevocationRouteDeps, revocationRoutes } from './revocation-routes.js';
 import { webRoutes } from './web-routes.js';
+import { type WebhookRouteDeps, webhookRoutes } from './webhook-routes.js';
 
 export interface AppDeps
   extends RestDeps,
     Omit<AnswerLinkDeps, 'service' | 'limiter'>,
     McpRouteDeps,
     DecisionRouteDeps,
-    RevocationRouteDeps {
+    RevocationRouteDeps,
+    WebhookRouteDeps {
   store: InquiryStore;
   metrics: NodeMetrics;
   hostPolicy: HostPolicy;
@@ -36,6 +38,7 @@ function apiRoutes(deps: AppDeps): Hono {
   api.route('/', restRoutes(deps));
   api.route('/', decisionRoutes(deps));
   api.route('/', revocationRoutes(deps));
+  api.route('/', webhookRoutes(deps));
   return api;
 }
 

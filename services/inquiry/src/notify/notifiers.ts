@@ -5,10 +5,14 @@ import type { Config } from '../config.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { DirectoryHolder } from '../directory/directory.js';
+import type { DeliveryLog } from './delivery-log.js';
 import { EmailNotifier } from './email-notifier.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
 
 export interface NotifierDeps {
-  config: Pick<Config, 'email' | 'publicUrl'>;
+  config: Pick<Config, 'email' | 'publicUrl' | 'webhooks'>;
+  /** Where webhook deliveries are kept for ops. */
+  deliveries: DeliveryLog;
   directory: DirectoryHolder;
   links: LinkTokens;
   service: InquiryService;
@@ -21,7 +25,20 @@ export interface NotifierDeps {
 /** The channels that reach people with no page open (DESIGN §6.3), as event listeners of this node. */
 export function startNotifiers(deps: NotifierDeps): { listeners: InquiryEvents[]; stop(): void } {
   const { config, directory, links, service, clock, logger } = deps;
-  const listeners: (InquiryEvents & { stop(): void })[] = [];
+  const publicUrl = () => config.publicUrl ?? deps.nodeUrl();
+  // Webhooks listen always: a reloaded directory may add some.
+  const listeners: (InquiryEvents & { stop(): void })[] = [
+    new WebhookDispatcher({
+      directory,
+      log: deps.deliveries,
+      links,
+      publicUrl,
+      allowHosts: config.webhooks.allowHosts,
+      backoffMs: config.webhooks.backoffMs,
+      clock,
+      logger,
+    }),
+  ];
   if (config.email) {
     listeners.push(
       new EmailNotifier({
@@ -29,7 +46,7 @@ export function startNotifiers(deps: NotifierDeps): { listeners: InquiryEvents[]
         from: config.email.from,
         directory,
         links,
-        publicUrl: () => config.publicUrl ?? deps.nodeUrl(),
+        publicUrl,
         stillPending: async (id) => (await service.find(id))?.status === 'pending',
         clock,
         logger,
