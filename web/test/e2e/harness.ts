@@ -89,6 +89,8 @@ export interface OpenPage {
   /** Console errors and CSP reports seen so far. */
   problems: string[];
   dialogs: string[];
+  /** Every WebSocket frame the page sent (Socket.IO packets as text), oldest first. */
+  sent: string[];
 }
 
 /** Opens the terminal (or console) the way a person does: the URL `hitl serve` prints. */
@@ -96,6 +98,10 @@ export async function openApp(context: BrowserContext, node: RunningNode, query:
   const page = await context.newPage();
   const problems: string[] = [];
   const dialogs: string[] = [];
+  const sent: string[] = [];
+  page.on('websocket', (socket) => {
+    socket.on('framesent', (frame) => sent.push(String(frame.payload)));
+  });
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(m.text());
   });
@@ -105,7 +111,7 @@ export async function openApp(context: BrowserContext, node: RunningNode, query:
     void d.dismiss();
   });
   await page.goto(`${node.url}/?${query}`);
-  return { page, problems, dialogs };
+  return { page, problems, dialogs, sent };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
