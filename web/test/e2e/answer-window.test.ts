@@ -128,4 +128,36 @@ describe('an answer window on the device page (headless Chromium, real node)', (
     expect([...desktop.problems, ...phone.problems]).toEqual([]);
     await mcp.close();
   });
+
+  it('a window that runs out while the page watches: the service ends it at answerBy; the page never reports a timeout', async () => {
+    const user = newUser();
+    const desktop = await openDevice(user, 'Desktop', DESKTOP);
+    const mcp = await agent(node, user);
+    const t0 = Date.now();
+    const call = mcp.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Lunch at noon?', timeoutMs: 2000, answerWithinMs: 6000 },
+    });
+    const asked = card(desktop.page, 'Lunch at noon?');
+    await expect(asked.getByRole('timer').textContent()).resolves.toMatch(/^0:0[4-6] left$/);
+    await expect(asked.locator('.answer-by').textContent()).resolves.toMatch(
+      /^answer by \w{3} \d{1,2}:\d{2}$/,
+    );
+    const first = structured(await call);
+    expect(first.status).toBe('pending');
+    // Its countdown points at answerBy (6 s), where a tier-1 timer would fire: none does.
+    const ended = await mcp.callTool({
+      name: 'get_inquiry',
+      arguments: { inquiryId: first.inquiryId, waitMs: 20_000 },
+    });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(5500);
+    expect(structured(ended)).toMatchObject({ status: 'timed_out', resolvedBy: { kind: 'service-timer' } });
+    await asked.getByText('Time ran out (the service stopped waiting)').waitFor();
+    await desktop.page.waitForTimeout(1000);
+    // The recording works: the Socket.IO connect packet went out on this socket.
+    expect(desktop.sent.some((frame) => frame.startsWith('40'))).toBe(true);
+    expect(desktop.sent.filter((frame) => frame.includes('inquiry:timeout'))).toEqual([]);
+    expect(desktop.problems).toEqual([]);
+    await mcp.close();
+  });
 });
