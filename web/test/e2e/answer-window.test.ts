@@ -91,6 +91,12 @@ describe('an answer window on the device page (headless Chromium, real node)', (
     const at = new Date(answerBy);
     const expected = `${WEEKDAYS[at.getUTCDay()]} ${at.getUTCHours()}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
     await expect(onPhone.locator('.answer-by').textContent()).resolves.toBe(`answer by ${expected}`);
+    // The system notification says it too.
+    expect(
+      await desktop.page.evaluate(
+        () => (window as unknown as { __notificationBodies: string[] }).__notificationBodies,
+      ),
+    ).toEqual([`Which week suits you for the visit? (answer by ${expected})`]);
     await expect(end.getAttribute('title')).resolves.toMatch(/^\w+day, \d{1,2} \w+ \d{4} at \d{1,2}:\d{2}$/);
     expect(await overflowX(phone.page)).toBe(0);
     await screenshot(phone.page, 'terminal-answer-window-phone');

@@ -59,8 +59,8 @@ export const PHONE = {
 };
 
 /**
- * A browser context whose page records every system notification it raises (the real constructor
- * still runs) and every console message.
+ * A browser context whose page records every system notification it raises (titles in
+ * `__notifications`, bodies in `__notificationBodies`; the real constructor still runs).
  */
 export async function openContext(
   browser: Browser,
@@ -71,11 +71,14 @@ export async function openContext(
   await context.grantPermissions(['notifications'], { origin: node.url });
   await context.addInitScript(() => {
     const seen: string[] = [];
+    const bodies: string[] = [];
     (window as unknown as { __notifications: string[] }).__notifications = seen;
+    (window as unknown as { __notificationBodies: string[] }).__notificationBodies = bodies;
     const Original = window.Notification;
     class Recording extends Original {
       constructor(title: string, init?: NotificationOptions) {
         seen.push(title);
+        bodies.push(init?.body ?? '');
         super(title, init);
       }
     }
