@@ -118,7 +118,7 @@ describe('device client against a real node', () => {
     await mcp.close();
   });
 
-  it('an inquiry with an answer window: no device timer, the countdown runs to answerBy', async () => {
+  it('an inquiry with an answer window: the countdown runs to answerBy, and it is still held past the hold', async () => {
     const user = newUser();
     const phone = await device(user, 'phone', { deviceId: 'phone-2' });
     await until(phone, (s) => s.synced);
