@@ -1,5 +1,7 @@
+import { isNativeShell } from '@hitl/mobile-shell';
 import { lazy, Suspense, useState } from 'react';
 import { nodeOrigin, tokenFromPaste } from './platform/node-url';
+import { disablePush } from './platform/web-push';
 import { deviceIdentity, loadSession, type Session, saveDeviceName, saveToken, signOut } from './session';
 import { SignIn } from './sign-in';
 import { Terminal } from './terminal/terminal';
@@ -12,6 +14,8 @@ export function App() {
   const [session, setSession] = useState<Session | null>(() => loadSession(localStorage));
   const [identity, setIdentity] = useState(() => deviceIdentity(localStorage, navigator.userAgent));
   const leave = () => {
+    // A signed-out device must stop receiving (and answering from) notifications for that user.
+    if (session?.claims?.role === 'device' && !isNativeShell(window)) void disablePush(location.origin);
     signOut(localStorage);
     setSession(null);
   };

@@ -14,12 +14,22 @@ export async function askNotificationPermission(): Promise<NotifyPermission> {
 }
 
 /**
- * A system notification for a new inquiry, when the person allowed them; a click brings the page up.
+ * Whether Web Push is on for this device: then the service worker shows every question (page open or
+ * not) and the page raises none of its own, so a question never shows twice.
+ */
+let pushActive = false;
+
+export function setPushActive(on: boolean): void {
+  pushActive = on;
+}
+
+/**
+ * A system notification for a new inquiry, when the person allowed them and push is off; a click brings the page up.
  * It says what the app's notification says (`notificationFor`: who asks, the question, and until when
  * a question with an answer window may be answered).
  */
 export function notifyNewInquiry(inquiry: PendingInquiry): void {
-  if (notificationPermission() !== 'granted') return;
+  if (pushActive || notificationPermission() !== 'granted') return;
   const { title, body } = notificationFor(inquiry);
   try {
     const notification = new Notification(title, { body, tag: inquiry.inquiryId });

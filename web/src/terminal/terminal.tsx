@@ -3,7 +3,9 @@ import type { Session } from '../session';
 import { ConnectionBadge } from './connection-badge';
 import { InquiryCard } from './inquiry-card';
 import { askNotificationPermission, notificationPermission } from './notify';
+import { offersWebPush, PushButton, PushStatus, usePushControl } from './push-control';
 import { useDevice } from './use-device';
+import { useOpenInquiry } from './use-open-inquiry';
 
 interface TerminalProps {
   session: Session;
@@ -43,6 +45,8 @@ function DeviceName({ name, onRename }: { name: string; onRename(name: string): 
 export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }: TerminalProps) {
   const { client, snapshot, closing } = useDevice({ token: session.token, deviceName, deviceId });
   const [permission, setPermission] = useState(notificationPermission);
+  const [webPush] = useState(offersWebPush);
+  const push = usePushControl(session.token, deviceName);
   const cards = [
     ...snapshot.inquiries.map((inquiry) => ({ inquiry, notice: undefined })),
     ...closing.map((c) => ({ inquiry: c.inquiry, notice: c.notice })),
@@ -50,6 +54,7 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
     (a, b) =>
       b.inquiry.createdAt - a.inquiry.createdAt || (a.inquiry.inquiryId < b.inquiry.inquiryId ? 1 : -1),
   );
+  useOpenInquiry(cards.map((c) => c.inquiry.inquiryId));
 
   return (
     <div className="app terminal">
@@ -61,7 +66,9 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
           <DeviceName name={deviceName} onRename={onRename} />
         </div>
         <div className="top-actions">
-          {permission === 'default' ? (
+          {webPush ? (
+            <PushButton control={push} />
+          ) : permission === 'default' ? (
             <button type="button" onClick={() => void askNotificationPermission().then(setPermission)}>
               Enable notifications
             </button>
@@ -71,6 +78,7 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
           </button>
         </div>
       </header>
+      {webPush ? <PushStatus control={push} /> : null}
       <main>
         <h2 className="visually-hidden">Questions waiting for you</h2>
         {snapshot.status === 'rejected' ? (
