@@ -31,6 +31,8 @@ export function useOpenInquiry(ids: readonly string[]): void {
       if (data?.type === OPEN_INQUIRY && typeof data.inquiryId === 'string') setWanted(data.inquiryId);
     };
     worker.addEventListener('message', onMessage);
+    // Messages wait in a queue until a page asks for them (addEventListener alone does not).
+    worker.startMessages();
     return () => worker.removeEventListener('message', onMessage);
   }, []);
 

@@ -1,0 +1,143 @@
+import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import type { PushReceiver } from './push-receiver';
+
+/**
+ * The browser side of the stand-in push service (push-receiver.ts). Chromium subscribes through
+ * Google's push service, which a headless browser in an offline sandbox cannot reach (incognito
+ * contexts refuse at once, a profile waits for ever), so `PushManager.subscribe`/`getSubscription`
+ * in the page return the subscription the test made, and record what the page asked for
+ * (`window.__pushSubscribeCalls`). Everything else is the real browser: permission, the service
+ * worker, notifications, IndexedDB, fetch.
+ */
+export async function standInPushService(context: BrowserContext, receiver: PushReceiver): Promise<void> {
+  await context.addInitScript((sub) => {
+    const KEY = '__testPushKey';
+    const calls: { userVisibleOnly: boolean | undefined; key: number[] }[] = [];
+    (window as unknown as { __pushSubscribeCalls: typeof calls }).__pushSubscribeCalls = calls;
+    const make = (key: ArrayBuffer) =>
+      ({
+        endpoint: sub.endpoint,
+        expirationTime: null,
+        options: { userVisibleOnly: true, applicationServerKey: key },
+        toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
+        unsubscribe: async () => {
+          localStorage.removeItem(KEY);
+          return true;
+        },
+      }) as unknown as PushSubscription;
+    PushManager.prototype.subscribe = async function subscribe(options?: PushSubscriptionOptionsInit) {
+      const key = Array.from(new Uint8Array(options?.applicationServerKey as ArrayBuffer));
+      calls.push({ userVisibleOnly: options?.userVisibleOnly, key });
+      localStorage.setItem(KEY, JSON.stringify(key));
+      return make(new Uint8Array(key).buffer);
+    };
+    PushManager.prototype.getSubscription = async function getSubscription() {
+      const stored = localStorage.getItem(KEY);
+      return stored ? make(new Uint8Array(JSON.parse(stored) as number[]).buffer) : null;
+    };
+  }, receiver.subscription);
+}
+
+/** What `registration.getNotifications()` reports, read inside the worker. */
+export interface ShownInWorker {
+  title: string;
+  body: string;
+  tag: string;
+  requireInteraction: boolean;
+  actions: { action: string; title: string }[];
+}
+
+/** The page's service worker, once it controls the page. */
+export async function serviceWorkerOf(context: BrowserContext, page: Page): Promise<Worker> {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+    timeout: 30_000,
+  });
+  const found = context.serviceWorkers().find((w) => w.url().endsWith('/sw.js'));
+  return found ?? context.waitForEvent('serviceworker');
+}
+
+type WorkerScope = {
+  registration: {
+    getNotifications(filter?: {
+      tag?: string;
+    }): Promise<(Notification & { actions: ShownInWorker['actions'] })[]>;
+  };
+  dispatchEvent(event: Event): boolean;
+};
+
+export function notificationsIn(worker: Worker, tag?: string): Promise<ShownInWorker[]> {
+  return worker.evaluate(async (t) => {
+    const scope = self as unknown as WorkerScope;
+    const list = await scope.registration.getNotifications(t ? { tag: t } : {});
+    return list.map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      requireInteraction: n.requireInteraction,
+      actions: n.actions.map((a) => ({ action: a.action, title: a.title })),
+    }));
+  }, tag);
+}
+
+/** Waits until the worker shows notifications with `tag` for which `ok` holds. */
+export async function waitForNotifications(
+  worker: Worker,
+  tag: string,
+  ok: (shown: ShownInWorker[]) => boolean,
+  timeoutMs = 15_000,
+): Promise<ShownInWorker[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = await notificationsIn(worker, tag);
+    if (ok(shown)) return shown;
+    if (Date.now() > deadline) throw new Error(`notifications for ${tag}: ${JSON.stringify(shown)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * A click on the notification (`action` = a button's id, '' = the notification itself). Chromium's
+ * DevTools protocol can deliver a push but cannot click a notification, so the test dispatches the
+ * `notificationclick` event the browser would, with the real notification object, inside the worker.
+ * (Such an event is not trusted, so the worker's `waitUntil` is a no-op for it; the worker's answer
+ * still goes out, which is what the test checks.)
+ */
+export function clickNotification(worker: Worker, tag: string, action: string): Promise<void> {
+  return worker.evaluate(
+    async ({ t, a }) => {
+      const scope = self as unknown as WorkerScope;
+      const [notification] = await scope.registration.getNotifications({ tag: t });
+      if (!notification) throw new Error(`no notification tagged ${t}`);
+      const Ctor = (self as unknown as { NotificationEvent: new (type: string, init: object) => Event })
+        .NotificationEvent;
+      scope.dispatchEvent(new Ctor('notificationclick', { notification, action: a }));
+    },
+    { t: tag, a: action },
+  );
+}
+
+/** The DevTools side: the worker's registration id, and `ServiceWorker.deliverPushMessage`. */
+export async function pushDelivery(
+  cdp: CDPSession,
+  origin: string,
+): Promise<{ registrationId: string; deliver(data: string): Promise<unknown> }> {
+  const registrations = new Map<string, string>();
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+    for (const r of event.registrations) {
+      if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
+    }
+  });
+  await cdp.send('ServiceWorker.enable');
+  const scope = `${origin}/`;
+  const deadline = Date.now() + 15_000;
+  while (!registrations.has(scope)) {
+    if (Date.now() > deadline) throw new Error(`no service worker registration for ${scope}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const registrationId = registrations.get(scope) ?? '';
+  return {
+    registrationId,
+    /** Hands a push's plaintext to the worker, as the browser does when its push service delivers one. */
+    deliver: (data: string) => cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data }),
+  };
+}
