@@ -1,3 +1,5 @@
+import { SHELL, strategyFor } from '../shell-routes';
+
 /**
  * The offline shell: makes the device page installable ("add to home screen") and opens it without a
  * network. It caches only the page and its files. It never touches the API, the MCP endpoint,
@@ -5,32 +7,8 @@
  * answer can never be served from a cache or held back by one.
  */
 const CACHE = 'hitl-shell-v1';
-/** Files of the shell fetched at install; the page itself is cached under "/" whatever its query. */
-const SHELL = ['/', '/manifest.webmanifest', '/icons/icon-192.png', '/icons/icon-512.png'];
-/** Never answered by this worker: live traffic. */
-const LIVE = [/^\/api(\/|$)/, /^\/mcp(\/|$)/, /^\/socket\.io(\/|$)/, /^\/(healthz|readyz|metrics)$/];
 /** Hashed build files kept at most (oldest dropped first); a few builds' worth. */
 const MAX_ASSETS = 80;
-
-type Strategy = 'network' | 'page' | 'shell' | 'asset';
-
-/**
- * How a request is served: "network" (not handled here), "page" (network first, the cached shell when
- * offline), "shell" (network first, cached copy when offline) or "asset" (hashed, so cache first).
- */
-export function strategyFor(
-  request: { url: string; method: string; mode?: string },
-  origin: string,
-): Strategy {
-  if (request.method !== 'GET') return 'network';
-  const url = new URL(request.url);
-  if (url.origin !== origin) return 'network';
-  if (LIVE.some((pattern) => pattern.test(url.pathname))) return 'network';
-  if (request.mode === 'navigate') return url.pathname === '/' ? 'page' : 'network';
-  if (url.pathname.startsWith('/assets/')) return 'asset';
-  if (SHELL.includes(url.pathname) && url.search === '') return 'shell';
-  return 'network';
-}
 
 /** Keeps a good, same-origin response (never an error page, never a redirect, never opaque). */
 async function keep(cache: Cache, key: RequestInfo, response: Response): Promise<void> {

@@ -1,26 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { strategyFor } from '../../src/sw/shell-routes';
 
-const SW = new URL('../../web/public/sw.js', import.meta.url);
+/** The built worker (`npm run build -w web`), as the node serves it at /sw.js. */
+const SW = new URL('../../dist/sw.js', import.meta.url);
 const ORIGIN = 'https://hitl.example.com';
 
-type Strategy = (request: { url: string; method: string; mode?: string }, origin: string) => string;
-
-/** The worker's routing rule, taken from the real file (it runs in a sandbox with its own `self`). */
-async function loadStrategy(): Promise<{ strategyFor: Strategy; events: string[] }> {
+/** The events the built worker listens to: it runs in a sandbox with its own `self`. */
+async function listenedEvents(): Promise<string[]> {
   const events: string[] = [];
   const sandbox: Record<string, unknown> = {
     URL,
     self: { addEventListener: (type: string) => events.push(type), location: { origin: ORIGIN } },
   };
   runInNewContext(await readFile(SW, 'utf8'), sandbox, { filename: 'sw.js' });
-  return { strategyFor: sandbox.strategyFor as Strategy, events };
+  return events;
 }
 
-describe('the service worker (web/public/sw.js)', () => {
-  it('never handles API, MCP, Socket.IO or health traffic, whatever the method', async () => {
-    const { strategyFor } = await loadStrategy();
+describe('the service worker (web/src/sw/worker)', () => {
+  it('never handles API, MCP, Socket.IO or health traffic, whatever the method', () => {
     const live = [
       '/api/inquiries?status=pending',
       '/api/inquiries/01J/answer',
@@ -42,8 +41,7 @@ describe('the service worker (web/public/sw.js)', () => {
     }
   });
 
-  it('serves the page network-first (a device link too), hashed files cache-first, shell files with a fallback', async () => {
-    const { strategyFor } = await loadStrategy();
+  it('serves the page network-first (a device link too), hashed files cache-first, shell files with a fallback', () => {
     const get = (path: string, mode = 'cors') =>
       strategyFor({ url: `${ORIGIN}${path}`, method: 'GET', mode }, ORIGIN);
     expect(get('/', 'navigate')).toBe('page');
@@ -59,8 +57,15 @@ describe('the service worker (web/public/sw.js)', () => {
     expect(strategyFor({ url: `${ORIGIN}/assets/x.js`, method: 'HEAD' }, ORIGIN)).toBe('network');
   });
 
-  it('installs, activates, routes fetches and handles notification taps', async () => {
-    const { events } = await loadStrategy();
-    expect(events.sort()).toEqual(['activate', 'fetch', 'install', 'notificationclick']);
+  it('the built /sw.js is one classic script: installs, activates, routes fetches, takes pushes and taps', async () => {
+    const events = await listenedEvents();
+    expect(events.sort()).toEqual([
+      'activate',
+      'fetch',
+      'install',
+      'notificationclick',
+      'push',
+      'pushsubscriptionchange',
+    ]);
   });
 });
