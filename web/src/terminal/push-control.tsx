@@ -84,14 +84,18 @@ export function PushButton({ control }: { control: PushControl }) {
  */
 export function PushStatus({ control }: { control: PushControl }) {
   const { state, result, note } = control;
+  // After a click on iPhone/iPad the live region says the note itself: it is not shown twice.
+  const saysNote = note !== null && result?.message === note;
+  const showNote = note !== null && state === 'off' && !saysNote;
+  const tone = result && !result.ok && !saysNote ? 'notice error' : 'notice';
   return (
     <div className="push-status">
-      {note && state === 'off' ? (
+      {showNote ? (
         <p id="push-note" className="notice">
           {note}
         </p>
       ) : null}
-      <p role="status" className={result ? `notice${result.ok ? '' : ' error'}` : undefined}>
+      <p role="status" id={saysNote ? 'push-note' : undefined} className={result ? tone : undefined}>
         {result?.message ?? ''}
       </p>
     </div>
