@@ -2,6 +2,7 @@ import { isNativeShell } from '@hitl/mobile-shell';
 import { useEffect, useState } from 'react';
 import { browserFacts, PUSH_WORDS, pushSupport } from '../platform/push-support';
 import { disablePush, enablePush, pushIsOn } from '../platform/web-push';
+import { loadPushDevice, savePushDevice } from '../sw/device-store';
 import { setPushActive } from './notify';
 
 type State = 'checking' | 'off' | 'on' | 'busy';
@@ -36,6 +37,16 @@ export function usePushControl(token: string, deviceName: string): PushControl {
       live = false;
     };
   }, [token]);
+
+  // A renamed device answers from its notifications under the new name too.
+  useEffect(() => {
+    if (state !== 'on') return;
+    void loadPushDevice()
+      .then((device) =>
+        device && device.deviceName !== deviceName ? savePushDevice({ ...device, deviceName }) : undefined,
+      )
+      .catch(() => undefined);
+  }, [state, deviceName]);
 
   const turn = async (on: boolean) => {
     setState('busy');
