@@ -38,13 +38,25 @@ export interface McpRouteDeps {
 type Env = { Variables: McpBodyVariables };
 
 /** `notifications/cancelled` messages in a POST body (single message or batch). */
-function cancelledRequestIds(body: unknown): (string | number)[] {
+function cancellations(body: unknown): { requestId: string | number; reason?: string }[] {
   const messages = Array.isArray(body) ? body : [body];
   return messages.flatMap((m) => {
-    const msg = m as { method?: unknown; params?: { requestId?: unknown } } | null;
-    const id = msg?.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
-    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+    const msg = m as { method?: unknown; params?: { requestId?: unknown; reason?: unknown } } | null;
+    if (msg?.method !== 'notifications/cancelled') return [];
+    const { requestId, reason } = msg.params ?? {};
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return [];
+    return [{ requestId, ...(typeof reason === 'string' ? { reason } : {}) }];
   });
+}
+
+/**
+ * A client whose own timer cut the call says so in the reason (the TS SDK sends "MCP error -32001:
+ * Request timed out"). That is not a person or agent calling the question off: like a dropped
+ * connection it only ends the call, and the answer is collected later (`get_inquiry`, the same
+ * `idempotencyKey`). docs/CLIENTS.md says so.
+ */
+export function isClientTimeout(reason: string | undefined): boolean {
+  return reason !== undefined && /-32001|timed? ?out/i.test(reason);
 }
 
 /**
@@ -74,7 +86,11 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
     const body = c.get('mcpBody');
     const claims = c.get('claims');
     const tokenKey = c.get('tokenKey');
-    for (const requestId of cancelledRequestIds(body)) void cancelHeldCall(deps, claims, tokenKey, requestId);
+    for (const { requestId, reason } of cancellations(body)) {
+      if (isClientTimeout(reason))
+        deps.logger.info({ requestId, reason }, 'client timed out; the inquiry stays open');
+      else void cancelHeldCall(deps, claims, tokenKey, requestId);
+    }
 
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     const direct = directCallOf(body, c.req.raw.headers);
