@@ -262,6 +262,66 @@ describe('MCP tasks: windows, negotiation and refusals', () => {
   });
 });
 
+describe('MCP tasks: the tasks/result wait', () => {
+  it('a notifications/cancelled for a tasks/result request ends that wait only, not the task', async () => {
+    const t = await startTestNode('memory');
+    try {
+      const user = newUser();
+      const client = await t.mcp(user);
+      const { task } = await askAsTask(client, { question: 'Keep me?' }, 60_000);
+      const agent = await t.token(user, 'agent');
+      const post = (message: unknown, signal?: AbortSignal) =>
+        fetch(`${t.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${agent}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+          },
+          body: JSON.stringify(message),
+          ...(signal ? { signal } : {}),
+        });
+      const waiting = new AbortController();
+      const held = await post(
+        { jsonrpc: '2.0', id: 77, method: 'tasks/result', params: { taskId: task.taskId } },
+        waiting.signal,
+      );
+      expect(held.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const cancel = await post({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 77 },
+      });
+      expect(cancel.status).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'working' });
+      waiting.abort();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a draining node gives up a tasks/result wait with a retryable error, never a made-up result', async () => {
+    const t = await startTestNode('memory', { HITL_DRAIN_MS: '300' });
+    try {
+      const client = await t.mcp(newUser());
+      const { task } = await askAsTask(client, { question: 'Across a restart?' }, 60_000);
+      const result = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const closing = t.node.close();
+      const error = await rpcError(result);
+      expect(error.code).toBe(-32603);
+      expect(error.data).toEqual({ code: 'unavailable', retryAfterMs: 1000 });
+      expect(error.message).toMatch(/still working; ask for its result again/);
+      await closing;
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('protocol 2026-07-28', () => {
   let t: TestNode;
   let agent: string;
