@@ -111,6 +111,34 @@ describe('answer windows beyond the hold (real nodes, SDK client, socket.io devi
     });
   }, 60_000);
 
+  it('get_inquiry with waitMs sends heartbeats while it waits and says pending when the wait ends first', async () => {
+    const node = await start({ HITL_HEARTBEAT_MS: '500' });
+    const user = 'window-poll';
+    const phone = await device(node.url, user);
+    const agent = await mcpClient(node.url, user);
+    const asked = call(agent, 'send_inquiry', {
+      question: 'Later?',
+      timeoutMs: 1000,
+      answerWithinMs: 60_000,
+    });
+    const { inquiryId } = await phone.nextNew();
+    expect((await asked).structuredContent.status).toBe('pending');
+    const beats: number[] = [];
+    const t0 = Date.now();
+    const polled = (await agent.callTool(
+      { name: 'get_inquiry', arguments: { inquiryId, waitMs: 3000 } },
+      undefined,
+      {
+        onprogress: (p) => beats.push(p.progress),
+      },
+    )) as ToolResult;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(2900);
+    expect(polled.structuredContent).toMatchObject({ inquiryId, status: 'pending' });
+    expect(polled.content[0]?.text).toContain('get_inquiry');
+    expect(beats.length).toBeGreaterThanOrEqual(3);
+    expect(beats).toEqual([...beats].sort((a, b) => a - b));
+  }, 60_000);
+
   it('refuses a window above HITL_MAX_ANSWER_WINDOW_MS, naming the field', async () => {
     const node = await start({ HITL_MAX_ANSWER_WINDOW_MS: '60000' });
     const agent = await mcpClient(node.url, 'window-cap');
