@@ -146,7 +146,7 @@ describe.each(STORE_KINDS)('MCP tasks (%s store)', (kind) => {
     const stranger = await t.mcp(newUser());
     const { task } = await askAsTask(owner, { question: 'Private?' }, 60_000);
     const bogus = 'A'.repeat(32);
-    for (const id of [task.taskId, bogus]) {
+    for (const id of [task.taskId, bogus, 'not-a-task-id']) {
       for (const call of [
         () => stranger.experimental.tasks.getTask(id),
         () => stranger.experimental.tasks.getTaskResult(id, CallToolResultSchema),

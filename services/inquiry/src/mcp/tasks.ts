@@ -159,6 +159,8 @@ export async function listTasks(ctx: CallContext, cursor: string | undefined): P
 /** The caller's task and its inquiry; another user's task, or one whose inquiry is gone, is not found. */
 async function findTask(ctx: CallContext, taskId: string): Promise<{ record: TaskRecord; inquiry: Inquiry }> {
   const userId = ctx.claims.sub;
+  // Not a task id this node could have made: not found, without a store read.
+  if (!TASK_ID.test(taskId)) throw notFound(taskId);
   try {
     const record = await ctx.tasks.get(taskId, userId);
     const inquiry = record && (await ctx.service.find(record.inquiryId, userId));
@@ -169,8 +171,12 @@ async function findTask(ctx: CallContext, taskId: string): Promise<{ record: Tas
   throw notFound(taskId);
 }
 
+/** The shape of {@link newTaskId}'s ids (24 bytes, base64url). */
+const TASK_ID = /^[A-Za-z0-9_-]{32}$/;
+
 function notFound(taskId: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+  const shown = taskId.length > 64 ? `${taskId.slice(0, 64)}…` : taskId;
+  return new McpError(ErrorCode.InvalidParams, `Task not found: ${shown}`);
 }
 
 const STATUS_WORDS: Record<Inquiry['status'], string> = {
