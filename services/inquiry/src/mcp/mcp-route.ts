@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { HostPolicy, TokenService } from '@hitl/auth';
 import { LIMITS, type TokenClaims } from '@hitl/protocol';
-import type { InquiryStore } from '@hitl/store';
+import type { InquiryStore, TaskStore } from '@hitl/store';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -17,6 +17,7 @@ import { directCallOf, KEEP_ALIVE_MS, serveDirectCall } from './direct-call.js';
 import { HeldCalls } from './held-calls.js';
 import { type McpBodyVariables, readMcpBody } from './mcp-body.js';
 import { createMcpServer } from './mcp-server.js';
+import { unsupportedVersion } from './protocol-version.js';
 import { SseKeepAlive } from './sse-keep-alive.js';
 
 export interface McpRouteDeps {
@@ -32,6 +33,10 @@ export interface McpRouteDeps {
   maxWaitMs: number;
   draining: () => boolean;
   storeReady: () => boolean;
+  /** MCP task handles, in the same store as the inquiries. */
+  tasks: TaskStore;
+  maxAnswerWindowMs: number;
+  retentionMs: number;
   version: string;
 }
 
@@ -84,6 +89,8 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
 
   app.post('/', requireRole(deps.tokens, ['agent']), readMcpBody(deps.limiter, deps.logger), async (c) => {
     const body = c.get('mcpBody');
+    const refusal = unsupportedVersion(c, body);
+    if (refusal) return refusal;
     const claims = c.get('claims');
     const tokenKey = c.get('tokenKey');
     for (const { requestId, reason } of cancellations(body)) {
@@ -176,7 +183,10 @@ async function cancelHeldCall(
 ): Promise<void> {
   const key = HeldCalls.key(tokenKey, requestId);
   try {
-    const inquiryId = deps.heldCalls.inquiryFor(key) ?? (await deps.store.recallCall(key));
+    // A call held here answers for itself (a task's `tasks/result` cancels nothing); otherwise the
+    // store knows the calls other nodes hold.
+    const held = deps.heldCalls.get(key);
+    const inquiryId = held ? held.cancelsInquiry && held.inquiryId : await deps.store.recallCall(key);
     if (!inquiryId) return;
     await deps.service.settle(inquiryId, claims.sub, { type: 'cancel' });
   } catch (error) {
