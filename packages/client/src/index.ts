@@ -14,6 +14,7 @@ export {
   type PendingState,
   received,
 } from './pending.js';
+export { formatTimeLeft } from './time-left.js';
 export type {
   ConnectionStatus,
   DeviceClient,

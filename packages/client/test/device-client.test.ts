@@ -118,6 +118,29 @@ describe('device client against a real node', () => {
     await mcp.close();
   });
 
+  it('an inquiry with an answer window: no device timer, the countdown runs to answerBy', async () => {
+    const user = newUser();
+    const phone = await device(user, 'phone', { deviceId: 'phone-2' });
+    await until(phone, (s) => s.synced);
+    const timeouts: DeviceAck[] = [];
+    phone.on('timeout', (_id, ack) => timeouts.push(ack));
+    const mcp = await agent(node, user);
+    const call = mcp.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Later is fine', timeoutMs: 2000, answerWithinMs: 60_000 },
+    });
+    const state = await until(phone, (s) => s.inquiries.length === 1);
+    const [held] = state.inquiries;
+    const answerBy = held?.deadlines.answerBy ?? 0;
+    expect(answerBy).toBeGreaterThan(Date.now() + 50_000);
+    expect(Math.abs((held?.localDeviceAt ?? 0) - (answerBy - (held?.skewMs ?? 0)))).toBeLessThan(1);
+    // Past the 1.5 s device tier (and the 2 s hold): the call is pending, the device reported nothing.
+    expect(structured(await call)).toMatchObject({ status: 'pending' });
+    expect(timeouts).toEqual([]);
+    expect(phone.getSnapshot().inquiries).toHaveLength(1);
+    await mcp.close();
+  });
+
   it('a bad token is rejected and not retried', async () => {
     const rejected = createDeviceClient({ url: node.url, token: 'not-a-token', deviceName: 'x' });
     devices.push(rejected);

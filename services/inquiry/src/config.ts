@@ -2,8 +2,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadPolicyFile, type PolicyConfig, withForbidden } from '@hitl/decision-agent';
 import {
+  DEFAULT_MAX_ANSWER_WINDOW_MS,
   FallbackStrategySchema,
+  MAX_ANSWER_WINDOW_MS,
   MAX_SERVICE_TIER_MS,
+  MIN_ANSWER_WINDOW_MS,
   MIN_TIER_MS,
   type TimeoutTiers,
   tierOrderProblems,
@@ -40,6 +43,7 @@ const EnvSchema = z.object({
   HITL_DEVICE_TIMEOUT_MS: int(30_000, MIN_TIER_MS),
   HITL_SERVICE_TIMEOUT_MS: int(50_000, MIN_TIER_MS, MAX_SERVICE_TIER_MS),
   HITL_CLIENT_TIMEOUT_MS: int(90_000, MIN_TIER_MS),
+  HITL_MAX_ANSWER_WINDOW_MS: int(DEFAULT_MAX_ANSWER_WINDOW_MS, MIN_ANSWER_WINDOW_MS, MAX_ANSWER_WINDOW_MS),
   HITL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   HITL_STATE_DIR: z.string().min(1).default(join(homedir(), '.hitl')),
   HITL_STORE: z.enum(['sqlite', 'memory']).default('sqlite'),
@@ -83,6 +87,8 @@ export interface Config {
   redisUrl?: string;
   redisClusterNodes?: { host: string; port: number }[];
   tiers: TimeoutTiers;
+  /** The longest answer window (`answerWithinMs`, a task's ttl) an inquiry may have, in ms. */
+  maxAnswerWindowMs: number;
   secret?: string;
   stateDir: string;
   /**
@@ -172,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       return { host, port: Number(port) };
     }),
     tiers,
+    maxAnswerWindowMs: e.HITL_MAX_ANSWER_WINDOW_MS,
     secret: e.HITL_SECRET,
     stateDir: e.HITL_STATE_DIR,
     embeddedStore: e.HITL_STORE,

@@ -96,7 +96,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     logger,
     events,
     metrics,
-    config: { tiers: config.tiers, maxPendingPerUser: config.maxPendingPerUser, texts: config.texts },
+    config: {
+      tiers: config.tiers,
+      maxAnswerWindowMs: config.maxAnswerWindowMs,
+      maxPendingPerUser: config.maxPendingPerUser,
+      texts: config.texts,
+    },
     decisions,
   });
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });

@@ -1,14 +1,5 @@
-import type { PendingInquiry } from '@hitl/client';
+import { formatTimeLeft, type PendingInquiry } from '@hitl/client';
 import { useEffect, useState } from 'react';
-
-/** "1:05" for 65 000 ms (rounded up, so 0:00 means the deadline has passed). */
-export function formatRemaining(ms: number): string {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
 
 function useNow(intervalMs: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -19,7 +10,10 @@ function useNow(intervalMs: number): number {
   return now;
 }
 
-/** Time left until this device's deadline (skew-corrected by the client), as text and a bar. */
+/**
+ * Time left until this device's deadline (skew-corrected by the client), as text and a bar: tier 1,
+ * or the end of the answer window (`deadlines.answerBy`) for a question that may wait longer.
+ */
 export function Countdown({ inquiry }: { inquiry: PendingInquiry }) {
   const now = useNow(250);
   const remaining = inquiry.localDeviceAt - now;
@@ -29,7 +23,7 @@ export function Countdown({ inquiry }: { inquiry: PendingInquiry }) {
   return (
     <div className={`countdown${urgent ? ' urgent' : ''}`}>
       <span role="timer" aria-label="time left to answer">
-        {remaining > 0 ? `${formatRemaining(remaining)} left` : 'Time is up'}
+        {remaining > 0 ? `${formatTimeLeft(remaining)} left` : 'Time is up'}
       </span>
       <span className="bar" aria-hidden="true">
         <span className="fill" style={{ width: `${share * 100}%` }} />

@@ -38,7 +38,7 @@ export interface CallContext {
   claims: TokenClaims;
   tokenKey: string;
   heartbeatMs: number;
-  /** Longest a `get_inquiry` wait may last (below the client tier). */
+  /** Longest a held call waits: a `get_inquiry` wait, or `send_inquiry`'s hold (the service tier). */
   maxWaitMs: number;
   /** The node is draining: no new inquiries. */
   draining: () => boolean;
@@ -74,9 +74,11 @@ export function toMcpError(error: unknown): McpError {
   return new McpError(ErrorCode.InternalError, 'internal error');
 }
 
-function toolResult(inquiry: Inquiry | null, now: number): CallToolResult {
+/** The result both tools return (and a task's `tasks/result`): the text the model reads and the structure. */
+export function toolResult(inquiry: Inquiry | null, now: number, maxWaitMs?: number): CallToolResult {
   const structured = toInquiryResult(inquiry, now);
-  return { content: [{ type: 'text', text: resultText(structured) }], structuredContent: structured };
+  const text = resultText(structured, { answerBy: inquiry?.deadlines.answerBy, waitMs: maxWaitMs });
+  return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
 /**
@@ -109,12 +111,22 @@ async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): P
   );
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry);
   try {
-    // Past the service deadline the timer has resolved it; halfway to the client tier is the safety net.
-    const { serviceAt, clientAt } = inquiry.deadlines;
-    return await hold(ctx, inquiry, extra, serviceAt + Math.floor((clientAt - serviceAt) / 2));
+    return await hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs));
   } finally {
     heartbeat?.stop();
   }
+}
+
+/**
+ * When `send_inquiry` stops holding. Past the service deadline the timer has resolved the inquiry;
+ * halfway to the client tier is the safety net. An answer window longer than the hold ends the call
+ * at the hold with `pending` (a re-attached call holds afresh), and the inquiry stays open.
+ */
+function holdDeadline(ctx: CallContext, inquiry: Inquiry, timeoutMs: number | undefined): number {
+  const { serviceAt, clientAt, answerBy } = inquiry.deadlines;
+  const safetyNet = serviceAt + Math.floor((clientAt - serviceAt) / 2);
+  if (answerBy === undefined) return safetyNet;
+  return Math.min(safetyNet, ctx.clock.now() + Math.min(timeoutMs ?? ctx.maxWaitMs, ctx.maxWaitMs));
 }
 
 async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Promise<CallToolResult> {
@@ -124,7 +136,8 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
     ? await ctx.service.find(input.inquiryId, userId)
     : await ctx.service.findByKey(userId, input.idempotencyKey ?? '');
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
-  if (inquiry?.status !== 'pending' || waitMs === 0) return toolResult(inquiry, ctx.clock.now());
+  if (inquiry?.status !== 'pending' || waitMs === 0)
+    return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs);
   try {
     return await hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
@@ -141,7 +154,7 @@ async function hold(
   deadline: number,
 ): Promise<CallToolResult> {
   const { inquiryId } = inquiry;
-  if (inquiry.status !== 'pending') return toolResult(inquiry, ctx.clock.now());
+  if (inquiry.status !== 'pending') return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
   const call = ctx.heldCalls.hold(key, inquiryId);
   try {
@@ -156,7 +169,7 @@ async function hold(
     for (;;) {
       try {
         const latest = await ctx.service.wait(inquiryId, signal, deadline);
-        return toolResult(latest ?? inquiry, ctx.clock.now());
+        return toolResult(latest ?? inquiry, ctx.clock.now(), ctx.maxWaitMs);
       } catch (error) {
         // A store outage (Redis restarting) pauses the wait instead of failing the call.
         if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
