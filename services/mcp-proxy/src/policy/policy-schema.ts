@@ -1,4 +1,4 @@
-import { MIN_TIER_MS } from '@hitl/protocol';
+import { DEFAULT_MAX_ANSWER_WINDOW_MS, MIN_ANSWER_WINDOW_MS, MIN_TIER_MS } from '@hitl/protocol';
 import { z } from 'zod';
 
 /** `all`: ask for every call; `gated`: ask by the rules; `yolo`: ask for none (each pass is logged). */
@@ -11,14 +11,15 @@ const TimeoutSchema = z
   .int('must be a whole number of ms')
   .min(MIN_TIER_MS, `must be at least ${MIN_TIER_MS} ms`);
 
-/** The longest an approval may wait: the inquiry node's default cap on an answer window (7 days). */
-export const MAX_APPROVAL_WINDOW_MS = 604_800_000;
-
+/**
+ * An approval window: at most the inquiry node's default cap on an answer window (7 days); a node
+ * with a lower `HITL_MAX_ANSWER_WINDOW_MS` refuses a longer one, and the call is not executed.
+ */
 const WindowSchema = z
   .number()
   .int('must be a whole number of ms')
-  .min(MIN_TIER_MS, `must be at least ${MIN_TIER_MS} ms`)
-  .max(MAX_APPROVAL_WINDOW_MS, `must be at most ${MAX_APPROVAL_WINDOW_MS} ms (7 days)`);
+  .min(MIN_ANSWER_WINDOW_MS, `must be at least ${MIN_ANSWER_WINDOW_MS} ms`)
+  .max(DEFAULT_MAX_ANSWER_WINDOW_MS, `must be at most ${DEFAULT_MAX_ANSWER_WINDOW_MS} ms (7 days)`);
 
 /** Settings for one tool (name or glob), each overriding the file-wide value. */
 export const ToolOverrideSchema = z
