@@ -78,6 +78,12 @@ const EnvSchema = z.object({
     ),
   ),
   HITL_DECISION_LOG_MAX: int(10_000, 100, 10_000_000),
+  HITL_DIRECTORY_FILE: z.string().min(1).optional(),
+  HITL_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  HITL_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' })
+    .optional(),
+  HITL_EMAIL_FROM: z.string().min(3).max(320).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -119,6 +125,12 @@ export interface Config {
   policy: PolicyConfig;
   /** About how many records the decision audit log keeps. */
   decisionLogMax: number;
+  /** The directory of people, teams and webhooks (`HITL_DIRECTORY_FILE`, YAML or JSON). */
+  directoryFile?: string;
+  /** The address people reach this service at (answer links); default: the node's own URL. */
+  publicUrl?: string;
+  /** Mail for people whose directory entry asks for it: `HITL_SMTP_URL` and `HITL_EMAIL_FROM`. */
+  email?: { smtpUrl: string; from: string };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -154,6 +166,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `${TIER_VARS[lower]}=${tiers[lower]} must be less than ${TIER_VARS[upper]}=${tiers[upper]}`,
     );
     throw new ConfigError(`invalid timeout tiers:\n  ${lines.join('\n  ')}`);
+  }
+  if (e.HITL_SMTP_URL && !e.HITL_EMAIL_FROM) {
+    throw new ConfigError(`invalid configuration:\n  HITL_EMAIL_FROM="": required when HITL_SMTP_URL is set`);
   }
   if (e.HITL_LLM_URL && !e.HITL_LLM_MODEL) {
     throw new ConfigError(`invalid configuration:\n  HITL_LLM_MODEL="": required when HITL_LLM_URL is set`);
@@ -206,6 +221,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     policy: withForbidden(policy, e.HITL_FORBID_STRATEGIES),
     decisionLogMax: e.HITL_DECISION_LOG_MAX,
+    directoryFile: e.HITL_DIRECTORY_FILE,
+    publicUrl: e.HITL_PUBLIC_URL,
+    email:
+      e.HITL_SMTP_URL && e.HITL_EMAIL_FROM
+        ? { smtpUrl: e.HITL_SMTP_URL, from: e.HITL_EMAIL_FROM }
+        : undefined,
     logLevel: e.LOG_LEVEL,
   };
 }
