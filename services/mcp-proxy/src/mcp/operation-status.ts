@@ -40,7 +40,9 @@ export const operationStatusTool: Tool = {
     },
     required: ['idempotencyKey', 'status'],
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  // Not read-only: collecting an approval that outlived its call runs the approved action (once; calling
+  // again changes nothing more, and it never runs anything a person did not approve).
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };
 
 const InputSchema = z.object({
