@@ -29,6 +29,14 @@ export interface StoreKeys {
   resolvedChannel: string;
   /** String: the inquiry an open MCP call waits on (for cancels that reach another node). */
   call(callKey: string): string;
+  /** Hash: the user's push subscriptions, id → JSON record. */
+  pushSubscriptions(userId: string): string;
+  /** Sorted set scored by last save (epoch ms): the user's push subscription ids, oldest first. */
+  pushOrder(userId: string): string;
+  /** Hash: the user's push endpoints, endpoint → subscription id. */
+  pushEndpoints(userId: string): string;
+  /** String: the VAPID key pair every node signs pushes with (JSON), written once by the first node. */
+  vapidKeys: string;
 }
 
 /**
@@ -49,5 +57,9 @@ export function storeKeys(prefix: string): StoreKeys {
     deadlines: `${prefix}deadlines`,
     resolvedChannel: `${prefix}resolved`,
     call: (callKey) => `${prefix}call:${callKey}`,
+    pushSubscriptions: (userId) => `${user(userId)}:push`,
+    pushOrder: (userId) => `${user(userId)}:push:order`,
+    pushEndpoints: (userId) => `${user(userId)}:push:endpoints`,
+    vapidKeys: `${prefix}push:vapid`,
   };
 }
