@@ -19,6 +19,7 @@ import { applyHttpLimits, HTTP_SERVER_OPTIONS } from './http/http-limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { HeldCalls } from './mcp/held-calls.js';
 import { NodeMetrics } from './metrics.js';
+import { createPushParts } from './push/push-setup.js';
 import { connectRedis } from './redis.js';
 import { createDeviceGateway } from './socket/gateway.js';
 import { VERSION } from './version.js';
@@ -93,6 +94,13 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     clock,
     logger,
   });
+  const push = await createPushParts(config, {
+    redis: redis?.client,
+    database: embedded?.database?.db,
+    clock,
+    logger,
+    metrics,
+  });
   const service = new InquiryService({
     store,
     clock,
@@ -109,6 +117,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   });
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
   listeners.push({ created: (inquiry) => timers.schedule(inquiry), resolved: () => undefined });
+  listeners.push(push.notifier);
 
   const hostPolicy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
   const app = createApp({
@@ -128,6 +137,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     storeReady: () => !redis || redis.client.status === 'ready',
     decisionLog: decisions.log,
     revocations: revocationStore,
+    push,
     version: VERSION,
     webRoot: options.webRoot,
   });
@@ -181,6 +191,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       httpServer.closeAllConnections();
       await store.close();
       await revocationStore.close();
+      await push.close();
       await embedded?.close();
       await redis?.close();
       logger.info('node stopped');
