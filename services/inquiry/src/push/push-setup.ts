@@ -48,7 +48,8 @@ export async function createPushParts(
         : vapid.source === 'redis'
           ? '"subject" in the Redis key hitl:push:vapid, or set HITL_VAPID_* on every node'
           : 'HITL_VAPID_SUBJECT';
-    logger.warn(
+    // info, not warn: most nodes never push to Apple; a 403 from a push service warns with this hint.
+    logger.info(
       { subject: vapid.keys.subject },
       `push: the VAPID subject is a placeholder; Apple's push service refuses it (iPhone, iPad, Safari). Set ${where} to a real mailto: or https: contact`,
     );
