@@ -40,7 +40,9 @@ export async function createPushParts(
 ): Promise<PushParts> {
   const { redis, database, clock, logger } = deps;
   const vapid = await loadVapidKeys(config.push.vapid, { stateDir: config.stateDir, redis });
-  if (vapid.created) logger.info({ source: vapid.source }, 'push: made a new VAPID key pair');
+  // Debug, not info: nothing may be written before the node's own 'node listening' line (a start
+  // banner reader waits for it), and a 403 from a push service warns with the subject hint anyway.
+  if (vapid.created) logger.debug({ source: vapid.source }, 'push: made a new VAPID key pair');
   if (isUnreachableSubject(vapid.keys.subject)) {
     const where =
       vapid.source === 'file'
@@ -48,8 +50,7 @@ export async function createPushParts(
         : vapid.source === 'redis'
           ? '"subject" in the Redis key hitl:push:vapid, or set HITL_VAPID_* on every node'
           : 'HITL_VAPID_SUBJECT';
-    // info, not warn: most nodes never push to Apple; a 403 from a push service warns with this hint.
-    logger.info(
+    logger.debug(
       { subject: vapid.keys.subject },
       `push: the VAPID subject is a placeholder; Apple's push service refuses it (iPhone, iPad, Safari). Set ${where} to a real mailto: or https: contact`,
     );
