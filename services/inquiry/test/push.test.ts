@@ -213,6 +213,15 @@ describe('push subscription routes', () => {
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('keys.p256dh');
+    const offCurve = `BA${'A'.repeat(85)}`;
+    const notAPoint = await post(device, {
+      endpoint: 'https://push.example/s',
+      keys: { p256dh: offCurve, auth: keys().auth },
+    });
+    expect(notAPoint.status).toBe(400);
+    expect(((await notAPoint.json()) as { error: { message: string } }).error.message).toBe(
+      'keys.p256dh: not a P-256 public key',
+    );
     const none = await post(device, { endpoint: 'https://push.example/s' });
     expect(((await none.json()) as { error: { message: string } }).error.message).toContain('keys');
     expect(

@@ -1,3 +1,4 @@
+import { ECDH } from 'node:crypto';
 import type { TokenService } from '@hitl/auth';
 import { describeZodError, PUSH_LIMITS, PushSubscriptionBodySchema } from '@hitl/protocol';
 import type { PushSubscriptionStore } from '@hitl/store';
@@ -58,7 +59,8 @@ export function pushRoutes(deps: PushRouteDeps): Hono<{ Variables: AuthVariables
     }
     const parsed = PushSubscriptionBodySchema.safeParse(body);
     if (!parsed.success) return errorResponse(c, 'invalid_input', describeZodError(parsed.error));
-    const problem = endpointProblem(parsed.data.endpoint, allowHttpHosts);
+    const problem =
+      endpointProblem(parsed.data.endpoint, allowHttpHosts) ?? keyProblem(parsed.data.keys.p256dh);
     if (problem) return errorResponse(c, 'invalid_input', problem);
     const claims = c.get('claims');
     const deviceName = parsed.data.deviceName ?? c.req.header('x-device-name') ?? claims.name;
@@ -82,4 +84,14 @@ export function pushRoutes(deps: PushRouteDeps): Hono<{ Variables: AuthVariables
   });
 
   return app;
+}
+
+/** A `p256dh` that is not a point on P-256 could never be encrypted for: refused when subscribing. */
+function keyProblem(p256dh: string): string | undefined {
+  try {
+    ECDH.convertKey(Buffer.from(p256dh, 'base64url'), 'prime256v1');
+    return undefined;
+  } catch {
+    return 'keys.p256dh: not a P-256 public key';
+  }
 }
