@@ -16,6 +16,8 @@ export interface ReceivedPush {
 export interface PushReply {
   status: number;
   headers?: Record<string, string>;
+  /** Answer only after this long (a slow or stuck push service). */
+  delayMs?: number;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function startPushService() {
       });
       for (const wake of waiters.splice(0)) wake();
       const reply = replies.shift() ?? { status: 201 };
-      res.writeHead(reply.status, reply.headers).end();
+      setTimeout(() => res.writeHead(reply.status, reply.headers).end(), reply.delayMs ?? 0);
     });
   });
   const { port } = await listenOn(server, 0, '127.0.0.1');
@@ -63,7 +65,11 @@ export async function startPushService() {
       }
       return received.slice(0, count);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -160,6 +160,44 @@ describe.each<StoreKind>(['sqlite', 'redis'])(
   },
 );
 
+describe('a stuck push service', () => {
+  let t: TestNode;
+  let service: PushService;
+  beforeAll(async () => {
+    t = await startTestNode('sqlite', ALLOW);
+    service = await startPushService();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await service?.close();
+  });
+
+  it('never delays the question, the answer or the resumed call', async () => {
+    // Every push (inquiry and resolved) is answered only after 8 s.
+    service.replies.push({ status: 201, delayMs: 8000 }, { status: 201, delayMs: 8000 });
+    const user = newUser();
+    const device = await t.token(user, 'device');
+    await subscribe(t, device, `${service.origin}/send/stuck`);
+    const started = Date.now();
+    const call = (await t.mcp(user)).callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Quick one?' },
+    });
+    await service.waitFor(1);
+    const pending = await t.rest('/api/inquiries?status=pending', { token: device });
+    const [inquiry] = ((await pending.json()) as { items: { inquiryId: string }[] }).items;
+    const answered = await t.rest(`/api/inquiries/${inquiry?.inquiryId}/answer`, {
+      method: 'POST',
+      token: device,
+      body: JSON.stringify({ response: 'yes' }),
+    });
+    expect(answered.status).toBe(200);
+    expect(structured(await call).status).toBe('answered');
+    // Generous for a loaded machine, and still well below the push service's 8 s.
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
+});
+
 describe('push subscription routes', () => {
   let t: TestNode;
   beforeAll(async () => {
