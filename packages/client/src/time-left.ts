@@ -11,3 +11,30 @@ export function formatTimeLeft(ms: number): string {
   const s = String(seconds % 60).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
+
+const UNITS: [string, number][] = [
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/**
+ * The same time left in words, for a screen reader ("2 days 23 hours", "1 minute 5 seconds"): the two
+ * largest units, rounded up to the second as `formatTimeLeft` rounds; a zero second unit is left out.
+ */
+export function spokenTimeLeft(ms: number): string {
+  let rest = Math.max(0, Math.ceil(ms / 1000));
+  const counts = UNITS.map(([name, size]) => {
+    const n = Math.floor(rest / size);
+    rest %= size;
+    return { name, n };
+  });
+  const first = counts.findIndex((c) => c.n > 0);
+  if (first === -1) return '0 seconds';
+  return counts
+    .slice(first, first + 2)
+    .filter((c) => c.n > 0)
+    .map((c) => `${c.n} ${c.name}${c.n === 1 ? '' : 's'}`)
+    .join(' ');
+}

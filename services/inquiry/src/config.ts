@@ -83,6 +83,14 @@ const EnvSchema = z.object({
   HITL_VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   HITL_VAPID_SUBJECT: z.string().min(1).optional(),
   HITL_PUSH_ALLOW_HTTP_HOSTS: list,
+  HITL_DIRECTORY_FILE: z.string().min(1).optional(),
+  HITL_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  HITL_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' })
+    .optional(),
+  HITL_EMAIL_FROM: z.string().min(3).max(320).optional(),
+  HITL_WEBHOOK_ALLOW_HOSTS: list,
+  HITL_WEBHOOK_BACKOFF_MS: int(5000, 10, 3_600_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -126,6 +134,14 @@ export interface Config {
   decisionLogMax: number;
   /** Web Push: the configured VAPID keys (else generated, see push/load-vapid.ts) and the http: hosts allowed. */
   push: { vapid?: VapidKeys; allowHttpHosts: string[] };
+  /** The directory of people, teams and webhooks (`HITL_DIRECTORY_FILE`, YAML or JSON). */
+  directoryFile?: string;
+  /** The address people reach this service at (answer links); default: the node's own URL. */
+  publicUrl?: string;
+  /** Mail for people whose directory entry asks for it: `HITL_SMTP_URL` and `HITL_EMAIL_FROM`. */
+  email?: { smtpUrl: string; from: string };
+  /** Webhooks: hosts they may reach although loopback or private, and the first retry's delay. */
+  webhooks: { allowHosts: string[]; backoffMs: number };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -161,6 +177,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `${TIER_VARS[lower]}=${tiers[lower]} must be less than ${TIER_VARS[upper]}=${tiers[upper]}`,
     );
     throw new ConfigError(`invalid timeout tiers:\n  ${lines.join('\n  ')}`);
+  }
+  if (e.HITL_SMTP_URL && !e.HITL_EMAIL_FROM) {
+    throw new ConfigError(`invalid configuration:\n  HITL_EMAIL_FROM="": required when HITL_SMTP_URL is set`);
   }
   if (e.HITL_LLM_URL && !e.HITL_LLM_MODEL) {
     throw new ConfigError(`invalid configuration:\n  HITL_LLM_MODEL="": required when HITL_LLM_URL is set`);
@@ -215,6 +234,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     policy: withForbidden(policy, e.HITL_FORBID_STRATEGIES),
     decisionLogMax: e.HITL_DECISION_LOG_MAX,
     push: { ...(vapid ? { vapid } : {}), allowHttpHosts: e.HITL_PUSH_ALLOW_HTTP_HOSTS },
+    directoryFile: e.HITL_DIRECTORY_FILE,
+    publicUrl: e.HITL_PUBLIC_URL,
+    email:
+      e.HITL_SMTP_URL && e.HITL_EMAIL_FROM
+        ? { smtpUrl: e.HITL_SMTP_URL, from: e.HITL_EMAIL_FROM }
+        : undefined,
+    webhooks: { allowHosts: e.HITL_WEBHOOK_ALLOW_HOSTS, backoffMs: e.HITL_WEBHOOK_BACKOFF_MS },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -15,6 +15,7 @@ import { type PushRouteDeps, pushRoutes } from './push-routes.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { type RevocationRouteDeps, revocationRoutes } from './revocation-routes.js';
 import { webRoutes } from './web-routes.js';
+import { type WebhookRouteDeps, webhookRoutes } from './webhook-routes.js';
 
 export interface AppDeps
   extends RestDeps,
@@ -22,7 +23,8 @@ export interface AppDeps
     McpRouteDeps,
     DecisionRouteDeps,
     RevocationRouteDeps,
-    PushRouteDeps {
+    PushRouteDeps,
+    WebhookRouteDeps {
   store: InquiryStore;
   metrics: NodeMetrics;
   hostPolicy: HostPolicy;
@@ -39,6 +41,7 @@ function apiRoutes(deps: AppDeps): Hono {
   api.route('/', decisionRoutes(deps));
   api.route('/', revocationRoutes(deps));
   api.route('/', pushRoutes(deps));
+  api.route('/', webhookRoutes(deps));
   return api;
 }
 
