@@ -112,13 +112,6 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     clock,
     logger,
   });
-  const push = await createPushParts(config, {
-    redis: redis?.client,
-    database: embedded?.database?.db,
-    clock,
-    logger,
-    metrics,
-  });
   const service = new InquiryService({
     store,
     clock,
@@ -135,7 +128,6 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   });
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
   listeners.push({ created: (inquiry) => timers.schedule(inquiry), resolved: () => undefined });
-  listeners.push(push.notifier);
   let nodeUrl = '';
   const deliveries = redis
     ? new RedisDeliveryLog(redis.client, config.retentionMs)
@@ -153,6 +145,15 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     nodeUrl: () => nodeUrl,
   });
   listeners.push(...notifiers.listeners);
+  const push = await createPushParts(config, {
+    redis: redis?.client,
+    database: embedded?.database?.db,
+    clock,
+    logger,
+    metrics,
+    deliveries,
+  });
+  listeners.push(push.notifier);
   const stopReloading = directory.reloadOnHangup();
 
   const hostPolicy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { Inquiry } from '@hitl/protocol';
 import type { PushSubscriptionRecord, PushSubscriptionStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import type { Clock, InquiryEvents } from '../core/ports.js';
+import type { DeliveryLog, WebhookDelivery } from '../notify/delivery-log.js';
 import { endpointProblem } from './push-endpoint.js';
 import { inquiryPush, inquiryTtl, pushTopic, resolvedPush, resolvedTtl } from './push-payload.js';
 import { type PushMessage, type PushOutcome, sendPush } from './send-push.js';
@@ -39,6 +41,8 @@ export interface PushNotifierDeps {
   clock: Clock;
   logger: Logger;
   metrics?: { pushed(type: PushType, result: PushResult): void };
+  /** Where ops read what each push did (`GET /api/inquiries/:id/channels`), channel `push`. */
+  deliveries?: DeliveryLog;
   limits?: Partial<PushLimits>;
 }
 
@@ -51,6 +55,8 @@ interface Task {
   attempt: number;
   /** The inquiry was resolved meanwhile: an `inquiry` push not yet sent is not sent any more. */
   superseded?: boolean;
+  /** The ops record of this push: one per push, its attempts appended. */
+  delivery: WebhookDelivery;
 }
 
 /** Inquiry ids this node resolved lately: an `inquiry` push that is only now being queued is skipped. */
@@ -128,6 +134,17 @@ export class PushNotifier implements InquiryEvents {
         subscription,
         key: `${subscription.id}\u0000${inquiry.inquiryId}`,
         attempt: 1,
+        delivery: {
+          id: `push_${randomBytes(12).toString('base64url')}`,
+          channel: 'push',
+          event: type === 'inquiry' ? 'inquiry.created' : 'inquiry.resolved',
+          url: originOf(subscription.endpoint),
+          inquiryId: inquiry.inquiryId,
+          userId: inquiry.userId,
+          createdAt: this.deps.clock.now(),
+          status: 'pending',
+          attempts: [],
+        },
       });
     }
   }
@@ -136,6 +153,7 @@ export class PushNotifier implements InquiryEvents {
     if (this.closed) return;
     if (this.waiting >= this.limits.maxQueued) {
       this.count(task, 'dropped');
+      this.record(task, 'failed', { error: 'not sent: the push queue was full' });
       this.log(task.inquiry).warn(
         { type: task.type, backlog: this.waiting },
         'push: queue full, push dropped',
@@ -181,22 +199,40 @@ export class PushNotifier implements InquiryEvents {
     }
   }
 
-  private finish(task: Task, result: PushResult): void {
+  private finish(task: Task, result: PushResult, attempt: { status?: number; error?: string }): void {
     if (task.type === 'inquiry' && this.inquiryTasks.get(task.key) === task)
       this.inquiryTasks.delete(task.key);
     this.count(task, result);
+    this.record(task, result === 'delivered' ? 'delivered' : 'failed', attempt);
+  }
+
+  /** Appends the attempt to the push's ops record and saves it (never awaited by the sender). */
+  private record(
+    task: Task,
+    status: WebhookDelivery['status'],
+    attempt: { status?: number; error?: string },
+  ): void {
+    const { deliveries, clock } = this.deps;
+    if (!deliveries) return;
+    task.delivery.status = status;
+    task.delivery.attempts.push({ at: clock.now(), ...attempt });
+    void deliveries.save(structuredClone(task.delivery)).catch((error: unknown) => {
+      this.log(task.inquiry).warn({ err: error }, 'push: delivery record not written');
+    });
   }
 
   private async attempt(task: Task): Promise<void> {
     const { clock, vapid, allowHttpHosts } = this.deps;
-    if (task.superseded) return this.finish(task, 'expired');
+    if (task.superseded) return this.finish(task, 'expired', { error: 'not sent: the inquiry ended first' });
     const now = clock.now();
     const message = this.message(task, now);
-    if (task.type === 'inquiry' && message.ttl <= 0 && task.attempt > 1) return this.finish(task, 'expired');
+    if (task.type === 'inquiry' && message.ttl <= 0 && task.attempt > 1) {
+      return this.finish(task, 'expired', { error: 'not sent: the time to answer ran out' });
+    }
     const problem = endpointProblem(task.subscription.endpoint, allowHttpHosts);
     if (problem) {
       this.log(task.inquiry).warn({ type: task.type, problem }, 'push: endpoint no longer allowed, not sent');
-      return this.finish(task, 'failed');
+      return this.finish(task, 'failed', { error: problem });
     }
     let outcome: PushOutcome;
     try {
@@ -204,7 +240,7 @@ export class PushNotifier implements InquiryEvents {
     } catch (error) {
       // web-push refused the subscription (keys it cannot use): no retry helps.
       this.log(task.inquiry).warn({ err: error, type: task.type }, 'push: not sent');
-      return this.finish(task, 'failed');
+      return this.finish(task, 'failed', { error: (error as Error).message });
     }
     await this.handle(task, outcome);
   }
@@ -214,20 +250,20 @@ export class PushNotifier implements InquiryEvents {
     switch (outcome.kind) {
       case 'delivered':
         log.debug({ status: outcome.status, attempt: task.attempt }, 'push delivered');
-        return this.finish(task, 'delivered');
+        return this.finish(task, 'delivered', { status: outcome.status });
       case 'gone':
         log.info({ status: outcome.status }, 'push: subscription gone, deleted');
         await this.deps.subscriptions
           .removeEndpoint(task.subscription.userId, task.subscription.endpoint)
           .catch((error: unknown) => log.warn({ err: error }, 'push: could not delete a gone subscription'));
-        return this.finish(task, 'gone');
+        return this.finish(task, 'gone', { status: outcome.status, error: 'gone: subscription deleted' });
       case 'failed': {
         const hint =
           outcome.status === 403 && isUnreachableSubject(this.deps.vapid.subject)
             ? `the VAPID subject ${this.deps.vapid.subject} is a placeholder some push services (Apple) refuse; set a real mailto: or https: contact`
             : undefined;
         log.warn({ status: outcome.status, reason: outcome.reason, hint }, 'push refused');
-        return this.finish(task, 'failed');
+        return this.finish(task, 'failed', { status: outcome.status, error: outcome.reason });
       }
       case 'retry': {
         const backoff = this.limits.baseDelayMs * 2 ** (task.attempt - 1) * (0.75 + Math.random() * 0.5);
@@ -237,10 +273,17 @@ export class PushNotifier implements InquiryEvents {
             { status: outcome.status, reason: outcome.reason, attempts: task.attempt },
             'push failed, giving up',
           );
-          return this.finish(task, 'failed');
+          return this.finish(task, 'failed', {
+            ...(outcome.status !== undefined ? { status: outcome.status } : {}),
+            error: outcome.reason,
+          });
         }
         log.debug({ status: outcome.status, delay, attempt: task.attempt }, 'push: will retry');
         this.count(task, 'retried');
+        this.record(task, 'pending', {
+          ...(outcome.status !== undefined ? { status: outcome.status } : {}),
+          error: outcome.reason,
+        });
         this.retryLater({ ...task, attempt: task.attempt + 1 }, task, delay);
         return;
       }

@@ -36,6 +36,7 @@ export async function createPushParts(
     clock: Clock;
     logger: Logger;
     metrics?: PushNotifierDeps['metrics'];
+    deliveries?: PushNotifierDeps['deliveries'];
   },
 ): Promise<PushParts> {
   const { redis, database, clock, logger } = deps;
@@ -67,6 +68,7 @@ export async function createPushParts(
     clock,
     logger,
     metrics: deps.metrics,
+    deliveries: deps.deliveries,
   });
   return {
     subscriptions,
