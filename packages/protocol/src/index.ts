@@ -8,6 +8,7 @@ export * from './inquiry.js';
 export * from './json-depth.js';
 export * from './limits.js';
 export * from './listen.js';
+export * from './push.js';
 export * from './rest.js';
 export * from './socket-errors.js';
 export * from './tiers.js';
