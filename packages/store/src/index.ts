@@ -3,6 +3,17 @@ export { copyLuaFiles } from './lua-kit/copy-lua.js';
 export { defineScriptFiles, loadScriptDir, type RawReply, type ScriptFile } from './lua-kit/script-loader.js';
 export { readReply, type ScriptReply, ScriptReplyError } from './lua-kit/script-reply.js';
 export { MemoryInquiryStore } from './memory/memory-store.js';
+export { MemoryPushSubscriptionStore } from './push/memory-push.js';
+export type {
+  NewPushSubscription,
+  PushKeys,
+  PushSubscriptionRecord,
+  PushSubscriptionStore,
+  SavePushResult,
+} from './push/push-subscriptions.js';
+export { type RedisPushOptions, RedisPushSubscriptionStore } from './push/redis-push.js';
+export { sharedVapidKeys } from './push/redis-vapid.js';
+export { SqlitePushSubscriptionStore } from './push/sqlite-push.js';
 export { RedisInquiryStore, type RedisStoreOptions } from './redis/redis-store.js';
 export { MemoryRevocationStore } from './revocations/memory-revocations.js';
 export { type RedisRevocationOptions, RedisRevocationStore } from './revocations/redis-revocations.js';
@@ -34,3 +45,15 @@ export type {
   ResolveResult,
   WaitOptions,
 } from './store.js';
+export { MemoryTaskStore } from './tasks/memory-tasks.js';
+export { type RedisTaskOptions, RedisTaskStore } from './tasks/redis-tasks.js';
+export { type SqliteTaskOptions, SqliteTaskStore } from './tasks/sqlite-tasks.js';
+export {
+  DEFAULT_TASK_PAGE,
+  type ListTasksOptions,
+  type NewTask,
+  newTaskId,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+} from './tasks/tasks.js';

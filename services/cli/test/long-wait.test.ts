@@ -139,6 +139,45 @@ describe('answer windows beyond the hold (real nodes, SDK client, socket.io devi
     expect(beats).toEqual([...beats].sort((a, b) => a - b));
   }, 60_000);
 
+  it("a client that cuts the call on its own timer (the SDK's notifications/cancelled) does not cancel the question", async () => {
+    const node = await start();
+    const user = 'window-cut';
+    const phone = await device(node.url, user);
+    const agent = await mcpClient(node.url, user);
+    const cut = agent.callTool(
+      {
+        name: 'send_inquiry',
+        arguments: { question: 'Still open after my timeout?', answerWithinMs: 60_000 },
+      },
+      undefined,
+      { timeout: 1500 },
+    );
+    const { inquiryId } = await phone.nextNew();
+    await expect(cut).rejects.toThrow(/timed out/i);
+    await sleep(1000); // the SDK's notifications/cancelled has arrived by now
+    expect(await phone.emit<DeviceAck>('inquiry:answer', { inquiryId, response: 'yes' })).toEqual({
+      ok: true,
+      status: 'answered',
+    });
+    const collected = await call(agent, 'get_inquiry', { inquiryId });
+    expect(collected.structuredContent).toMatchObject({ status: 'answered', answer: 'yes' });
+    // An explicit cancel (any other reason) still calls the question off.
+    const controller = new AbortController();
+    const cancelled = agent.callTool(
+      { name: 'send_inquiry', arguments: { question: 'Cancel me' } },
+      undefined,
+      {
+        signal: controller.signal,
+      },
+    );
+    const second = await phone.nextNew();
+    controller.abort('the user closed the chat');
+    await expect(cancelled).rejects.toThrow();
+    let closed = await phone.nextResolved();
+    while (closed.inquiryId !== second.inquiryId) closed = await phone.nextResolved();
+    expect(closed.status).toBe('cancelled');
+  }, 60_000);
+
   it('refuses a window above HITL_MAX_ANSWER_WINDOW_MS, naming the field', async () => {
     const node = await start({ HITL_MAX_ANSWER_WINDOW_MS: '60000' });
     const agent = await mcpClient(node.url, 'window-cap');

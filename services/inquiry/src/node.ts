@@ -3,7 +3,15 @@ import type { Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
 import { LinkTokens, TokenService } from '@hitl/auth';
 import { type Inquiry, listenOn } from '@hitl/protocol';
-import { MemoryRevocationStore, RedisRevocationStore, SqliteRevocationStore } from '@hitl/store';
+import {
+  MemoryRevocationStore,
+  MemoryTaskStore,
+  RedisRevocationStore,
+  RedisTaskStore,
+  SqliteRevocationStore,
+  SqliteTaskStore,
+  type TaskStore,
+} from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { RevocationCache } from './auth/revocation-cache.js';
 import { loadOrCreateSecret } from './auth/secret.js';
@@ -22,6 +30,7 @@ import { HeldCalls } from './mcp/held-calls.js';
 import { NodeMetrics } from './metrics.js';
 import { MemoryDeliveryLog, RedisDeliveryLog, SqliteDeliveryLog } from './notify/delivery-log.js';
 import { startNotifiers } from './notify/notifiers.js';
+import { createPushParts } from './push/push-setup.js';
 import { connectRedis } from './redis.js';
 import { createDeviceGateway } from './socket/gateway.js';
 import { VERSION } from './version.js';
@@ -66,6 +75,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     : embedded?.database
       ? new SqliteRevocationStore({ db: embedded.database.db })
       : new MemoryRevocationStore();
+  // MCP task handles live beside the inquiries: any node answers for any task, after restarts too.
+  const tasks: TaskStore = redis
+    ? new RedisTaskStore({ redis: redis.client })
+    : embedded?.database
+      ? new SqliteTaskStore({ db: embedded.database.db, now: () => clock.now() })
+      : new MemoryTaskStore(() => clock.now());
   const revocations = new RevocationCache(revocationStore, logger);
   await revocations.start();
   tokens.checkRevocations((claims) => revocations.isRevoked(claims));
@@ -130,6 +145,15 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     nodeUrl: () => nodeUrl,
   });
   listeners.push(...notifiers.listeners);
+  const push = await createPushParts(config, {
+    redis: redis?.client,
+    database: embedded?.database?.db,
+    clock,
+    logger,
+    metrics,
+    deliveries,
+  });
+  listeners.push(push.notifier);
   const stopReloading = directory.reloadOnHangup();
 
   const hostPolicy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
@@ -149,8 +173,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     maxWaitMs: config.tiers.serviceMs,
     draining: () => draining,
     storeReady: () => !redis || redis.client.status === 'ready',
+    tasks,
+    maxAnswerWindowMs: config.maxAnswerWindowMs,
+    retentionMs: config.retentionMs,
     decisionLog: decisions.log,
     revocations: revocationStore,
+    push,
     version: VERSION,
     webRoot: options.webRoot,
   });
@@ -208,7 +236,9 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       await within(clock, 2000, gateway.io.close());
       httpServer.closeAllConnections();
       await store.close();
+      await tasks.close();
       await revocationStore.close();
+      await push.close();
       await embedded?.close();
       await redis?.close();
       logger.info('node stopped');

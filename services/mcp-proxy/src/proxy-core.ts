@@ -99,7 +99,7 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
         : pinoAuditSink(logger)),
     clock,
     logger,
-    timings: { ...DEFAULT_TIMINGS, approvalWindowMs: config.tiers.serviceMs, ...options.timings },
+    timings: { ...DEFAULT_TIMINGS, holdMs: config.tiers.serviceMs, ...options.timings },
   };
   return {
     calls,

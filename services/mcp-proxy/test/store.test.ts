@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openStateDatabase } from '@hitl/store';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryProxyStore } from '../src/store/memory-proxy-store.js';
@@ -57,6 +58,44 @@ describe('SqliteProxyStore across a reopen', () => {
       });
     } finally {
       await second.close();
+    }
+  });
+
+  it('upgrades a version 1 file: its operations stay owned until their lease ends', async () => {
+    const path = join(stateDir, 'v1.db');
+    const v1 = openStateDatabase(path);
+    v1.db.exec(`
+      CREATE TABLE schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO schema_versions VALUES ('proxy', 1);
+      CREATE TABLE proxy_grants (grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, digest TEXT NOT NULL,
+        state TEXT NOT NULL, expires_at INTEGER NOT NULL, remove_at INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE proxy_operations (user_id TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL,
+        state TEXT NOT NULL, owner TEXT NOT NULL, inquiry_id TEXT, grant_id TEXT, result TEXT,
+        updated_at INTEGER NOT NULL, remove_at INTEGER NOT NULL, PRIMARY KEY (user_id, key)) WITHOUT ROWID;
+    `);
+    const now = Date.now();
+    v1.db
+      .prepare(
+        `INSERT INTO proxy_operations VALUES ('u', 'old', 'd', 'awaiting_approval', 'o', NULL, 'g', NULL, ?, ?)`,
+      )
+      .run(now, now + 60_000);
+    v1.close();
+    const store = new SqliteProxyStore({ path });
+    try {
+      expect(await store.getOperation('u', 'old')).toMatchObject({
+        owner: 'o',
+        driveUntil: Number.MAX_SAFE_INTEGER,
+      });
+      expect(await store.adoptOperation('u', 'old', 'thief', now + 1000, now)).toBeNull();
+      const call = { name: 't', arguments: {} };
+      const op = { userId: 'u', key: 'new', digest: 'd', state: 'awaiting_approval' as const, owner: 'n' };
+      await store.beginOperation({ ...op, driveUntil: now, call }, 60_000, now);
+      expect(await store.adoptOperation('u', 'new', 'c', now + 1000, now)).toMatchObject({
+        owner: 'c',
+        call,
+      });
+    } finally {
+      await store.close();
     }
   });
 

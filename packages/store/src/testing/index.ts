@@ -1,9 +1,11 @@
 export { runStoreContract } from './contract.js';
+export { type MakePushStore, type PushFixture, runPushSubscriptionContract } from './contract-push.js';
 export {
   type MakeRevocations,
   type RevocationFixture,
   runRevocationContract,
 } from './contract-revocations.js';
+export { type MakeTasks, runTaskContract, sampleTask, type TaskFixture } from './contract-tasks.js';
 export {
   answered,
   eventually,

@@ -7,10 +7,11 @@ import {
   type TokenClaims,
   toInquiryResult,
 } from '@hitl/protocol';
-import type { InquiryStore } from '@hitl/store';
+import type { InquiryStore, TaskStore } from '@hitl/store';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
+  type CreateTaskResult,
   ErrorCode,
   McpError,
   type ServerNotification,
@@ -23,6 +24,7 @@ import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
 import { resultText } from './result-text.js';
+import { createTask } from './tasks.js';
 
 /**
  * The tool logic both `/mcp` paths share: the per-request SDK server (`mcp-server.ts`) and the
@@ -44,6 +46,12 @@ export interface CallContext {
   draining: () => boolean;
   /** False while the shared store is known to be unreachable: new inquiries fail fast. */
   storeReady: () => boolean;
+  /** MCP task handles (tasks.ts). */
+  tasks: TaskStore;
+  /** The longest answer window; a task's ttl is capped to it. */
+  maxAnswerWindowMs: number;
+  /** How long a resolved inquiry (and so its task's result) stays readable, in ms. */
+  retentionMs: number;
 }
 
 /** The part of the SDK's request context a tool call uses; the direct path provides it too. */
@@ -87,10 +95,20 @@ export function toolResult(inquiry: Inquiry | null, now: number, maxWaitMs?: num
  */
 export async function callTool(
   ctx: CallContext,
-  params: { name: string; arguments?: unknown },
+  params: { name: string; arguments?: unknown; task?: { ttl?: number } },
   extra: CallExtra,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | CreateTaskResult> {
   try {
+    if (params.task !== undefined && (params.name === 'send_inquiry' || params.name === 'get_inquiry')) {
+      // The spec's answer to a task for a tool whose taskSupport is "forbidden": method not found.
+      if (params.name !== 'send_inquiry') {
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `${params.name} does not run as a task (its execution.taskSupport is "forbidden"); call it without params.task`,
+        );
+      }
+      return await createTask(ctx, parseArgs(SendInquiryInputSchema, params.arguments), params.task);
+    }
     if (params.name === 'send_inquiry') return await sendInquiry(ctx, params.arguments, extra);
     if (params.name === 'get_inquiry') return await getInquiry(ctx, params.arguments, extra);
   } catch (error) {
@@ -153,23 +171,41 @@ async function hold(
   extra: CallExtra,
   deadline: number,
 ): Promise<CallToolResult> {
+  const latest = await waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true });
+  return toolResult(latest, ctx.clock.now(), ctx.maxWaitMs);
+}
+
+/**
+ * Suspends a call until the inquiry ends, the caller goes away, the node drains, or `deadline`,
+ * and returns the inquiry as it is then. With `cancelsInquiry` a `notifications/cancelled` for this
+ * call (on any node) cancels the inquiry; a task's `tasks/result` wait does not (only `tasks/cancel`
+ * does). Either way a draining node releases the call.
+ */
+export async function waitForEnd(
+  ctx: CallContext,
+  inquiry: Inquiry,
+  extra: CallExtra,
+  deadline: number,
+  { cancelsInquiry }: { cancelsInquiry: boolean },
+): Promise<Inquiry> {
   const { inquiryId } = inquiry;
-  if (inquiry.status !== 'pending') return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
+  if (inquiry.status !== 'pending') return inquiry;
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
-  const call = ctx.heldCalls.hold(key, inquiryId);
+  const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry);
   try {
-    // A cancel for this call may reach another node: let it find the inquiry through the store.
-    // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
-    const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
-    ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
+    if (cancelsInquiry) {
+      // A cancel for this call may reach another node: let it find the inquiry through the store.
+      // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
+      const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
+      ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
+    }
     // The caller going away ends the wait too: one listener, lighter than a composite signal per call.
     const { signal } = call.controller;
     if (extra.signal.aborted) call.controller.abort(extra.signal.reason);
     else extra.signal.addEventListener('abort', onCallerGone, { once: true });
     for (;;) {
       try {
-        const latest = await ctx.service.wait(inquiryId, signal, deadline);
-        return toolResult(latest ?? inquiry, ctx.clock.now(), ctx.maxWaitMs);
+        return (await ctx.service.wait(inquiryId, signal, deadline)) ?? inquiry;
       } catch (error) {
         // A store outage (Redis restarting) pauses the wait instead of failing the call.
         if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;

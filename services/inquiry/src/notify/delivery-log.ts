@@ -1,20 +1,10 @@
+import type { Delivery, DeliveryChannel } from '@hitl/protocol';
 import type { SqliteDatabase } from '@hitl/store';
 import { migrate } from '@hitl/store';
 import type { Redis } from 'ioredis';
 
-/** One webhook message and what became of it (DESIGN §6.3: ops read these). */
-export interface WebhookDelivery {
-  /** The `webhook-id`: the same on every attempt. */
-  id: string;
-  event: string;
-  url: string;
-  inquiryId: string;
-  userId: string;
-  createdAt: number;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: { at: number; status?: number; error?: string }[];
-  nextAttemptAt?: number;
-}
+/** A delivery as the log keeps it (the shape is `DeliverySchema` in @hitl/protocol). */
+export type WebhookDelivery = Delivery;
 
 export interface DeliveryPage {
   items: WebhookDelivery[];
@@ -26,7 +16,21 @@ export interface DeliveryLog {
   /** Writes the delivery as it is now (insert or replace by id). */
   save(delivery: WebhookDelivery): Promise<void>;
   /** Newest first; `cursor` is the `nextCursor` of the page before. */
-  list(query: { limit: number; cursor?: string; inquiryId?: string }): Promise<DeliveryPage>;
+  list(query: DeliveryQuery): Promise<DeliveryPage>;
+}
+
+export interface DeliveryQuery {
+  limit: number;
+  cursor?: string;
+  inquiryId?: string;
+  channel?: DeliveryChannel;
+}
+
+/** Whether a delivery passes the query's filters (the cursor aside). */
+function matches(d: WebhookDelivery, query: DeliveryQuery): boolean {
+  return (
+    (!query.inquiryId || d.inquiryId === query.inquiryId) && (!query.channel || d.channel === query.channel)
+  );
 }
 
 /** Cursors are `<createdAt>:<id>`: stable while new deliveries arrive. */
@@ -57,10 +61,8 @@ export class MemoryDeliveryLog implements DeliveryLog {
     }
   }
 
-  async list(query: { limit: number; cursor?: string; inquiryId?: string }): Promise<DeliveryPage> {
-    const matching = [...this.byId.values()].filter(
-      (d) => before(d, query.cursor) && (!query.inquiryId || d.inquiryId === query.inquiryId),
-    );
+  async list(query: DeliveryQuery): Promise<DeliveryPage> {
+    const matching = [...this.byId.values()].filter((d) => before(d, query.cursor) && matches(d, query));
     return page(matching.sort(newestFirst), query.limit);
   }
 }
@@ -70,6 +72,7 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
   id         TEXT PRIMARY KEY,
   sort_key   TEXT NOT NULL,
   inquiry_id TEXT NOT NULL,
+  channel    TEXT NOT NULL,
   body       TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS webhook_deliveries_by_sort ON webhook_deliveries (sort_key);
@@ -87,9 +90,9 @@ export class SqliteDeliveryLog implements DeliveryLog {
   async save(delivery: WebhookDelivery): Promise<void> {
     this.db
       .prepare(
-        'INSERT OR REPLACE INTO webhook_deliveries (id, sort_key, inquiry_id, body) VALUES (?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO webhook_deliveries (id, sort_key, inquiry_id, channel, body) VALUES (?, ?, ?, ?, ?)',
       )
-      .run(delivery.id, cursorOf(delivery), delivery.inquiryId, JSON.stringify(delivery));
+      .run(delivery.id, cursorOf(delivery), delivery.inquiryId, delivery.channel, JSON.stringify(delivery));
     if (delivery.attempts.length === 0) {
       this.db
         .prepare(
@@ -99,15 +102,22 @@ export class SqliteDeliveryLog implements DeliveryLog {
     }
   }
 
-  async list(query: { limit: number; cursor?: string; inquiryId?: string }): Promise<DeliveryPage> {
+  async list(query: DeliveryQuery): Promise<DeliveryPage> {
+    const where = ['sort_key < ?'];
+    const args: (string | number)[] = [query.cursor ?? '\uffff'];
+    if (query.inquiryId) {
+      where.push('inquiry_id = ?');
+      args.push(query.inquiryId);
+    }
+    if (query.channel) {
+      where.push('channel = ?');
+      args.push(query.channel);
+    }
     const rows = this.db
       .prepare(
-        `SELECT body FROM webhook_deliveries WHERE sort_key < ? ${query.inquiryId ? 'AND inquiry_id = ?' : ''}
-         ORDER BY sort_key DESC LIMIT ?`,
+        `SELECT body FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY sort_key DESC LIMIT ?`,
       )
-      .all(...[query.cursor ?? '\uffff', ...(query.inquiryId ? [query.inquiryId] : []), query.limit + 1]) as {
-      body: string;
-    }[];
+      .all(...args, query.limit + 1) as { body: string }[];
     return page(
       rows.map((r) => JSON.parse(r.body) as WebhookDelivery),
       query.limit,
@@ -140,7 +150,7 @@ export class RedisDeliveryLog implements DeliveryLog {
       .exec();
   }
 
-  async list(query: { limit: number; cursor?: string; inquiryId?: string }): Promise<DeliveryPage> {
+  async list(query: DeliveryQuery): Promise<DeliveryPage> {
     const items: WebhookDelivery[] = [];
     let max: string = query.cursor?.split(':')[0] ?? '+inf';
     // Reads in batches until the page is full (the inquiry filter may skip many).
@@ -151,7 +161,7 @@ export class RedisDeliveryLog implements DeliveryLog {
       for (const body of bodies) {
         if (!body) continue;
         const delivery = JSON.parse(body) as WebhookDelivery;
-        if (before(delivery, query.cursor) && (!query.inquiryId || delivery.inquiryId === query.inquiryId)) {
+        if (before(delivery, query.cursor) && matches(delivery, query)) {
           if (!items.some((d) => d.id === delivery.id)) items.push(delivery);
         }
       }

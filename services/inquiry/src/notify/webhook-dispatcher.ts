@@ -71,6 +71,7 @@ export class WebhookDispatcher implements InquiryEvents {
       for (const hook of hooks) {
         const delivery: WebhookDelivery = {
           id: `msg_${randomBytes(16).toString('base64url')}`,
+          channel: 'webhook',
           event,
           url: hook.url,
           inquiryId: inquiry.inquiryId,

@@ -6,6 +6,8 @@ import type {
   DecideOutcome,
   NewGrant,
   Operation,
+  OperationClaim,
+  OperationPatch,
   ProxyStore,
 } from './proxy-store.js';
 import { ProxyRows } from './sqlite-proxy-rows.js';
@@ -70,11 +72,7 @@ export class SqliteProxyStore implements ProxyStore {
     return to === 'used' ? 'ok' : 'expired';
   }
 
-  async beginOperation(
-    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
-    leaseMs: number,
-    now: number,
-  ): Promise<BeginResult> {
+  async beginOperation(op: OperationClaim, leaseMs: number, now: number): Promise<BeginResult> {
     this.prune();
     const existing = this.rows.operation(op.userId, op.key, this.clock.now());
     if (existing) return { started: false, existing };
@@ -90,7 +88,7 @@ export class SqliteProxyStore implements ProxyStore {
     userId: string,
     key: string,
     owner: string,
-    patch: { state: 'awaiting_approval' | 'in_progress'; inquiryId?: string; grantId?: string },
+    patch: OperationPatch,
     now: number,
   ): Promise<boolean> {
     return this.rows.updateOperation(userId, key, owner, patch, now);
@@ -115,8 +113,29 @@ export class SqliteProxyStore implements ProxyStore {
     return this.rows.operation(userId, key, this.clock.now()) ?? null;
   }
 
-  waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null> {
-    return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
+  async adoptOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    driveUntil: number,
+    now: number,
+  ): Promise<Operation | null> {
+    if (!this.rows.adoptOperation(userId, key, owner, driveUntil, now)) return null;
+    return this.getOperation(userId, key);
+  }
+
+  waitForOperation(
+    userId: string,
+    key: string,
+    signal: AbortSignal,
+    settled?: (op: Operation) => boolean,
+  ): Promise<Operation | null> {
+    return this.waiters.wait(
+      OperationWaiters.id(userId, key),
+      () => this.getOperation(userId, key),
+      signal,
+      settled,
+    );
   }
 
   /** One process: a cancel reaches this process's listeners only. */
