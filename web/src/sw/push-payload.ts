@@ -1,38 +1,13 @@
-import { z } from 'zod';
+import { describeZodError, type PushPayload, PushPayloadSchema } from '@hitl/protocol';
+
+export type { InquiryPush, PushPayload, ResolvedPush } from '@hitl/protocol';
 
 /**
- * What a push from the node carries (DESIGN §6.3), checked where it enters the service worker: a push
- * is a boundary like any request, and a bad one is dropped with the field named, never shown half-read.
- * Unknown fields are ignored, so a node that adds one does not break installed workers.
+ * A push's JSON, checked where it enters the service worker with the node's own schema
+ * (`PushPayloadSchema` in @hitl/protocol, DESIGN §6.3): a push is a boundary like any request, and a
+ * bad one is dropped with the field named, never shown half-read. Unknown fields are ignored, so a
+ * node that adds one does not break installed workers.
  */
-export const InquiryPushSchema = z.object({
-  type: z.literal('inquiry'),
-  inquiryId: z.string().min(1).max(200),
-  question: z.string().max(4096),
-  kind: z.enum(['question', 'approval']),
-  options: z.array(z.string().max(4096)).max(100).optional(),
-  /** Epoch ms (the node's clock): the end of the answer window. */
-  answerBy: z.number(),
-});
-export type InquiryPush = z.infer<typeof InquiryPushSchema>;
-
-export const ResolvedPushSchema = z.object({
-  type: z.literal('resolved'),
-  inquiryId: z.string().min(1).max(200),
-  status: z.enum(['answered', 'refused', 'timed_out', 'cancelled']),
-  resolvedBy: z
-    .object({
-      kind: z.string(),
-      deviceName: z.string().optional(),
-    })
-    .optional(),
-});
-export type ResolvedPush = z.infer<typeof ResolvedPushSchema>;
-
-export const PushPayloadSchema = z.discriminatedUnion('type', [InquiryPushSchema, ResolvedPushSchema]);
-export type PushPayload = z.infer<typeof PushPayloadSchema>;
-
-/** The push's JSON, checked: the payload, or what is wrong with it ("inquiryId: expected string"). */
 export function readPushPayload(
   text: string | null,
 ): { ok: true; payload: PushPayload } | { ok: false; problem: string } {
@@ -44,8 +19,7 @@ export function readPushPayload(
     return { ok: false, problem: 'the push data is not JSON' };
   }
   const parsed = PushPayloadSchema.safeParse(json);
-  if (parsed.success) return { ok: true, payload: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? issue.path.join('.') : 'payload';
-  return { ok: false, problem: `${where}: ${issue?.message ?? 'invalid'}` };
+  return parsed.success
+    ? { ok: true, payload: parsed.data }
+    : { ok: false, problem: describeZodError(parsed.error) };
 }

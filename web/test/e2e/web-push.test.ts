@@ -164,6 +164,12 @@ describe('Web Push to the service worker in headless Chromium', () => {
     expect(json(resolved)).toMatchObject({ status: 'answered' });
     await delivery.deliver(resolved.text);
     expect(await notificationsIn(phone.worker, inquiryId)).toEqual([]);
+
+    // Pushes from two nodes can cross: a question pushed after it ended is shown, the worker asks the
+    // node (GET /api/inquiries/:id) and closes it again.
+    await delivery.deliver(pushed.text);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await notificationsIn(phone.worker, inquiryId)).toEqual([]);
     await mcp.close();
   });
 

@@ -58,11 +58,42 @@ async function onPush(sw: ServiceWorkerGlobalScope, text: string | null): Promis
   const { payload } = read;
   if (payload.type === 'inquiry') {
     await show(sw, inquiryNotification(payload, Date.now()));
+    // Pushes from two nodes can cross: the question may already be over (its `resolved` push came
+    // first). Shown first, so nothing waits on the network; closed again if the node says it ended.
+    if ((await inquiryStatus(sw, payload.inquiryId)) === 'ended') await closeTag(sw, payload.inquiryId);
     return;
   }
   // Answered, refused, timed out or cancelled, here or anywhere else: nothing is left to answer.
-  const open = await sw.registration.getNotifications({ tag: payload.inquiryId });
+  await closeTag(sw, payload.inquiryId);
+}
+
+async function closeTag(sw: ServiceWorkerGlobalScope, tag: string): Promise<void> {
+  const open = await sw.registration.getNotifications({ tag });
   for (const notification of open) notification.close();
+}
+
+/** How long the worker asks the node whether a pushed question is still open. */
+const STATUS_WAIT_MS = 5_000;
+
+/**
+ * `GET /api/inquiries/:id` with the stored token: "ended" only when the node says the inquiry is no
+ * longer pending; anything else (no token, offline, slow, another answer) leaves the notification up.
+ */
+async function inquiryStatus(sw: ServiceWorkerGlobalScope, inquiryId: string): Promise<'ended' | 'open'> {
+  const device = await loadPushDevice().catch(() => null);
+  if (!device) return 'open';
+  try {
+    const res = await fetch(new URL(`/api/inquiries/${encodeURIComponent(inquiryId)}`, sw.location.origin), {
+      headers: { authorization: `Bearer ${device.token}` },
+      cache: 'no-store',
+      signal: AbortSignal.timeout(STATUS_WAIT_MS),
+    });
+    if (!res.ok) return 'open';
+    const body = (await res.json()) as { status?: unknown };
+    return typeof body.status === 'string' && body.status !== 'pending' ? 'ended' : 'open';
+  } catch {
+    return 'open';
+  }
 }
 
 async function onClick(
