@@ -88,7 +88,11 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
           </p>
         ) : null}
         {cards.length === 0 && snapshot.synced ? (
-          <p className="empty">No questions waiting. Keep this page open: new ones appear here.</p>
+          <p className="empty">
+            {webPush && push.state === 'on'
+              ? 'No questions waiting. New ones appear here and as notifications, also with this page closed.'
+              : 'No questions waiting. Keep this page open: new ones appear here.'}
+          </p>
         ) : null}
         <ul className="cards">
           {cards.map(({ inquiry, notice }) => (

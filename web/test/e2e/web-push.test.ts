@@ -112,6 +112,7 @@ describe('Web Push to the service worker in headless Chromium', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]?.userVisibleOnly).toBe(true);
     expect(Buffer.from(calls[0]?.key ?? []).toString('base64url')).toBe(vapid.HITL_VAPID_PUBLIC_KEY);
+    await phone.page.getByText('also with this page closed').waitFor();
     await screenshot(phone.page, 'push-enabled-phone');
 
     const desktop = await open(user, 'Desktop', DESKTOP);
