@@ -75,7 +75,9 @@ describe('SqliteInquiryStore', () => {
     const path = join(tempDir(), 'hitl.db');
     let offset = 0;
     const database = openStateDatabase(path);
-    const store = new SqliteInquiryStore({ database, retentionMs: 1000, now: () => Date.now() + offset });
+    // A frozen clock: on a slow machine the loop below may take seconds, and nothing may expire during it.
+    const base = Date.now();
+    const store = new SqliteInquiryStore({ database, retentionMs: 1000, now: () => base + offset });
     const pages = () =>
       Number((database.db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count);
     try {

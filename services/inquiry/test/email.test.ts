@@ -108,6 +108,21 @@ describe('email with an answer link (real SMTP server, real node)', () => {
 
     const answered = await fetch(link, { method: 'POST', body: new URLSearchParams([['response', 'M']]) });
     expect(answered.status).toBe(200);
+    // Ops see that mail went out for this inquiry, and what the SMTP server said.
+    const claims = await t.node.links.verify(link.split('/a/')[1] ?? '');
+    const inquiryId = claims && claims !== 'expired' ? claims.inquiryId : '';
+    const channels = (await (
+      await t.rest(`/api/inquiries/${inquiryId}/channels`, { token: await t.token('ops', 'ops') })
+    ).json()) as {
+      items: { channel: string; url: string; status: string; attempts: { status?: number }[] }[];
+    };
+    expect(channels.items).toEqual([
+      expect.objectContaining({ channel: 'email', url: 'mailto:ada@example.com', status: 'delivered' }),
+    ]);
+    expect(channels.items[0]?.attempts[0]?.status).toBe(250);
+    expect(
+      (await t.rest(`/api/inquiries/${inquiryId}/channels`, { token: await t.token(now, 'device') })).status,
+    ).toBe(403);
     expect(structured(await call)).toMatchObject({
       status: 'answered',
       answer: 'M',
@@ -125,7 +140,9 @@ describe('email with an answer link (real SMTP server, real node)', () => {
     expect(structured(await quick).status).toBe('answered');
 
     const started = Date.now();
-    void agent.callTool({ name: 'send_inquiry', arguments: { question: 'Slow one?', timeoutMs: 6000 } });
+    void agent
+      .callTool({ name: 'send_inquiry', arguments: { question: 'Slow one?', timeoutMs: 6000 } })
+      .catch(() => undefined);
     const mail = await smtp.next();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
     expect(mail.text).toContain('Slow one?');
@@ -135,7 +152,9 @@ describe('email with an answer link (real SMTP server, real node)', () => {
   it('mails nobody whose entry does not ask for it, nor anyone not in the directory', async () => {
     for (const user of [`quiet-${suffix}`, `stranger-${suffix}`]) {
       const agent = await t.mcp(user);
-      void agent.callTool({ name: 'send_inquiry', arguments: { question: 'Mail?', timeoutMs: 2000 } });
+      void agent
+        .callTool({ name: 'send_inquiry', arguments: { question: 'Mail?', timeoutMs: 2000 } })
+        .catch(() => undefined);
     }
     await expect(smtp.next(2500)).rejects.toThrow(/no mail/);
   });

@@ -107,6 +107,8 @@ describe('ops console in headless Chromium', () => {
     await detail.locator('.facts').getByText('Blue, please').waitFor();
     await detail.locator('.timeline').getByText('ended: Answered on Laptop').waitFor();
     await expect(detail.locator('.timeline li').count()).resolves.toBeGreaterThanOrEqual(4);
+    // What push, mail and webhooks did (GET /api/inquiries/:id/channels): none are set up here.
+    await detail.getByText('No push, mail or webhook was sent for this inquiry.').waitFor();
     await detail.getByRole('button', { name: 'Close' }).click();
 
     await history.getByLabel('Status').selectOption('refused');

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { LinkTokens } from '@hitl/auth';
 import type { Inquiry } from '@hitl/protocol';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { DirectoryHolder } from '../directory/directory.js';
+import type { DeliveryLog } from './delivery-log.js';
 import { mailFor } from './email-content.js';
 
 export interface EmailNotifierDeps {
@@ -11,6 +13,8 @@ export interface EmailNotifierDeps {
   from: string;
   directory: DirectoryHolder;
   links: LinkTokens;
+  /** Where each mail's outcome is kept for ops (channel `email`). */
+  log: DeliveryLog;
   /** Where answer links point: `<publicUrl>/a/<token>` (known once the node listens). */
   publicUrl: () => string;
   /** Whether the inquiry is still waiting (a delayed mail is dropped once it is not). */
@@ -65,12 +69,14 @@ export class EmailNotifier implements InquiryEvents {
     try {
       if (await this.deps.stillPending(inquiry.inquiryId)) await this.send(inquiry, to);
     } catch (error) {
-      this.log(inquiry).warn({ err: (error as Error).message }, 'delayed mail not sent');
+      this.logOf(inquiry).warn({ err: (error as Error).message }, 'delayed mail not sent');
     }
   }
 
   private async send(inquiry: Inquiry, to: string): Promise<void> {
-    const { links, publicUrl, transport, from } = this.deps;
+    const { links, publicUrl, transport, from, clock } = this.deps;
+    const at = clock.now();
+    let attempt: { at: number; status?: number; error?: string };
     try {
       const token = await links.sign({
         userId: inquiry.userId,
@@ -80,13 +86,30 @@ export class EmailNotifier implements InquiryEvents {
       });
       const content = mailFor(inquiry, `${publicUrl().replace(/\/+$/, '')}/a/${token}`);
       const info = await transport.sendMail({ from, to, ...content });
-      this.log(inquiry).info({ channel: 'email', messageId: info.messageId }, 'mail accepted');
+      // The SMTP server's reply, e.g. "250 2.0.0 Ok: queued as ...".
+      const status = Number(String(info.response ?? '').match(/^\d{3}/)?.[0] ?? 250);
+      attempt = { at, status };
+      this.logOf(inquiry).info({ channel: 'email', messageId: info.messageId }, 'mail accepted');
     } catch (error) {
-      this.log(inquiry).warn({ channel: 'email', err: (error as Error).message }, 'mail not sent');
+      attempt = { at, error: (error as Error).message };
+      this.logOf(inquiry).warn({ channel: 'email', err: (error as Error).message }, 'mail not sent');
     }
+    await this.deps.log
+      .save({
+        id: `mail_${randomBytes(16).toString('base64url')}`,
+        channel: 'email',
+        event: 'inquiry.created',
+        url: `mailto:${to}`,
+        inquiryId: inquiry.inquiryId,
+        userId: inquiry.userId,
+        createdAt: at,
+        status: attempt.error ? 'failed' : 'delivered',
+        attempts: [attempt],
+      })
+      .catch(() => undefined);
   }
 
-  private log(inquiry: Inquiry): Logger {
+  private logOf(inquiry: Inquiry): Logger {
     return this.deps.logger.child({ inquiryId: inquiry.inquiryId, userId: inquiry.userId });
   }
 }

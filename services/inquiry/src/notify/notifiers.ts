@@ -46,6 +46,7 @@ export function startNotifiers(deps: NotifierDeps): { listeners: InquiryEvents[]
         from: config.email.from,
         directory,
         links,
+        log: deps.deliveries,
         publicUrl,
         stillPending: async (id) => (await service.find(id))?.status === 'pending',
         clock,
