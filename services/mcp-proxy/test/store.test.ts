@@ -64,9 +64,90 @@ describe('SqliteProxyStore across a reopen', () => {
     const path = join(stateDir, 'locked.db');
     const first = new SqliteProxyStore({ path });
     try {
-      expect(() => new SqliteProxyStore({ path })).toThrow(/in use by process/);
+      expect(() => new SqliteProxyStore({ path })).toThrow(
+        /in use by process \d+: only one hitl proxy may run on a state directory/,
+      );
     } finally {
       await first.close();
+    }
+  });
+
+  it('settles what a killed process left unfinished: unknown outcomes stay done, waits are released', async () => {
+    const path = join(stateDir, 'settle.db');
+    const now = Date.now();
+    const first = new SqliteProxyStore({ path });
+    const begin = (key: string, state: 'awaiting_approval' | 'in_progress') =>
+      first.beginOperation({ userId: 'u', key, digest: 'd', state, owner: `o-${key}` }, 600_000, now);
+    const grant = async (grantId: string, verdict?: 'approved') => {
+      await first.createGrant({ grantId, userId: 'u', digest: 'd', expiresAt: now + 600_000 });
+      if (verdict) await first.decideGrant(grantId, verdict, now);
+    };
+    // Running without a grant (an ungated call), and running after its grant was used.
+    await begin('running', 'in_progress');
+    await grant('g-used', 'approved');
+    await begin('consumed', 'awaiting_approval');
+    await first.updateOperation(
+      'u',
+      'consumed',
+      'o-consumed',
+      { state: 'awaiting_approval', grantId: 'g-used' },
+      now,
+    );
+    expect(await first.consumeGrant('g-used', 'd', now)).toBe('ok');
+    // Waiting for a person (grant pending), and approved but not used yet.
+    await grant('g-pending');
+    await begin('waiting', 'awaiting_approval');
+    await first.updateOperation(
+      'u',
+      'waiting',
+      'o-waiting',
+      { state: 'awaiting_approval', grantId: 'g-pending' },
+      now,
+    );
+    await grant('g-approved', 'approved');
+    await begin('approved', 'awaiting_approval');
+    await first.updateOperation(
+      'u',
+      'approved',
+      'o-approved',
+      { state: 'awaiting_approval', grantId: 'g-approved' },
+      now,
+    );
+    // Done before the crash: untouched.
+    await begin('finished', 'in_progress');
+    await first.finishOperation('u', 'finished', 'o-finished', { ok: 1 }, 600_000, now);
+    await first.close(); // as a kill -9 leaves it: the rows are in the file
+
+    const second = new SqliteProxyStore({ path });
+    try {
+      const settled = second.settleInterrupted((op) => ({ interrupted: op.key }), 60_000);
+      expect(settled).toEqual({ unknownOutcome: 2, released: 2, grantsExpired: 2 });
+      expect(await second.getOperation('u', 'running')).toMatchObject({
+        state: 'done',
+        result: { interrupted: 'running' },
+      });
+      expect(await second.getOperation('u', 'consumed')).toMatchObject({
+        state: 'done',
+        result: { interrupted: 'consumed' },
+      });
+      expect(await second.getOperation('u', 'finished')).toMatchObject({ state: 'done', result: { ok: 1 } });
+      expect(await second.getOperation('u', 'waiting')).toBeNull();
+      expect(await second.getOperation('u', 'approved')).toBeNull();
+      // The old approvals run nothing; a retry claims the released key at once.
+      expect(await second.decideGrant('g-pending', 'approved', now)).toBe('not_pending');
+      expect(await second.consumeGrant('g-approved', 'd', now)).toBe('expired');
+      expect(await second.consumeGrant('g-used', 'd', now)).toBe('used');
+      const retry = {
+        userId: 'u',
+        key: 'waiting',
+        digest: 'd',
+        state: 'awaiting_approval' as const,
+        owner: 'o2',
+      };
+      expect(await second.beginOperation(retry, 600_000, now)).toEqual({ started: true });
+      expect(second.settleInterrupted(() => null, 60_000)).toMatchObject({ unknownOutcome: 0 });
+    } finally {
+      await second.close();
     }
   });
 });

@@ -4,7 +4,7 @@ import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/
 import type { Operation } from '../store/proxy-store.js';
 import type { CallDeps } from './call-deps.js';
 import { digestOf, type GatedCall, gateFor, runGatedCall } from './gated-call.js';
-import { refusalResult } from './results.js';
+import { interruptedResult, refusalResult } from './results.js';
 
 /** What is stored for a key: the result every duplicate gets, or the protocol error it rethrows. */
 export type StoredOutcome =
@@ -33,6 +33,11 @@ export function replay(op: Operation): CallToolResult {
     ...stored.result,
     _meta: { ...stored.result._meta, idempotencyKey: op.key, replayed: true },
   };
+}
+
+/** The stored outcome of an operation its proxy stopped in the middle of (see `interruptedResult`). */
+export function interruptedOutcome(op: Operation): StoredOutcome {
+  return { result: interruptedResult(op.key) };
 }
 
 function toStored(error: unknown): StoredOutcome {

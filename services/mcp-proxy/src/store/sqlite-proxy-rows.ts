@@ -163,6 +163,26 @@ export class ProxyRows {
     );
   }
 
+  /** Every live operation not yet `done`. */
+  unfinishedOperations(now: number): Operation[] {
+    const keys = this.db
+      .prepare(`SELECT user_id, key FROM proxy_operations WHERE state != 'done' AND remove_at > ?`)
+      .all(now) as { user_id: string; key: string }[];
+    return keys.flatMap((k) => this.operation(k.user_id, k.key, now) ?? []);
+  }
+
+  /** Deletes one operation row, whatever its state. */
+  deleteOperation(userId: string, key: string): void {
+    this.db.prepare('DELETE FROM proxy_operations WHERE user_id = ? AND key = ?').run(userId, key);
+  }
+
+  /** Moves every grant nobody has used or refused yet (`pending`, `approved`) to `expired`; how many. */
+  expireOpenGrants(): number {
+    return this.db
+      .prepare(`UPDATE proxy_grants SET state = 'expired' WHERE state IN ('pending', 'approved')`)
+      .run().changes;
+  }
+
   /** Deletes every row past its `remove_at`. */
   prune(now: number): void {
     this.db.prepare('DELETE FROM proxy_grants WHERE remove_at <= ?').run(now);

@@ -34,7 +34,7 @@ export class SqliteProxyStore implements ProxyStore {
     options: { path: string },
     private readonly clock: { now(): number } = Date,
   ) {
-    this.database = openStateDatabase(options.path);
+    this.database = openStateDatabase(options.path, 'hitl proxy');
     try {
       this.rows = new ProxyRows(this.database.db);
     } catch (error) {
@@ -117,6 +117,38 @@ export class SqliteProxyStore implements ProxyStore {
 
   waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null> {
     return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
+  }
+
+  /**
+   * Settles what a previous process left unfinished: this process holds the file alone, so every
+   * operation not `done` belongs to a caller that is gone, and every open grant to a wait that died.
+   * Grants not yet used or refused expire (an approval is for the call that was waiting, not for a
+   * later one). An operation whose backend call may have started (`in_progress`, or its grant used)
+   * is finished with `interrupted(op)`, kept `retentionMs`: it never runs again under its key. One
+   * still waiting for approval ran nothing: it is released, so a retry with its key asks again.
+   * Fsynced, one transaction. Call once, at start, before serving.
+   */
+  settleInterrupted(
+    interrupted: (op: Operation) => unknown,
+    retentionMs: number,
+  ): { unknownOutcome: number; released: number; grantsExpired: number } {
+    const now = this.clock.now();
+    const settle = this.database.db.transaction(() => {
+      let unknownOutcome = 0;
+      let released = 0;
+      for (const op of this.rows.unfinishedOperations(now)) {
+        const grant = op.grantId ? this.rows.grant(op.grantId, now) : undefined;
+        if (op.state === 'in_progress' || grant?.state === 'used') {
+          this.rows.finishOperation(op.userId, op.key, op.owner, interrupted(op), now + retentionMs, now);
+          unknownOutcome++;
+        } else {
+          this.rows.deleteOperation(op.userId, op.key);
+          released++;
+        }
+      }
+      return { unknownOutcome, released, grantsExpired: this.rows.expireOpenGrants() };
+    });
+    return durably(this.database.db, () => settle());
   }
 
   /** One process: a cancel reaches this process's listeners only. */
