@@ -48,11 +48,18 @@ describe('bench smoke: every scenario at --quick scale', () => {
     expect(Number(reports.get('baseline')?.redis_p50_ms)).toBeGreaterThan(0);
   });
 
-  it('capacity held every call it parked and measured memory per call', () => {
-    const fields = reports.get('capacity') ?? {};
-    expect(fields.held).toBe(fields.held_target);
-    expect(fields.answered).toBe(fields.held);
-    expect(Number(fields.rss_per_call_kb)).toBeGreaterThan(0);
+  it.each(['capacity', 'capacity-memory', 'capacity-sqlite'])(
+    '%s held every call it parked and measured memory per call',
+    (scenario) => {
+      const fields = reports.get(scenario) ?? {};
+      expect(fields.held).toBe(fields.held_target);
+      expect(fields.answered).toBe(fields.held);
+      expect(Number(fields.rss_per_call_kb)).toBeGreaterThan(0);
+    },
+  );
+
+  it('capacity on SQLite measured the file per pending inquiry', () => {
+    expect(Number(reports.get('capacity-sqlite')?.file_per_inquiry_kb)).toBeGreaterThan(0);
   });
 
   it('races: every inquiry had exactly one winner and both waiters released', () => {
