@@ -12,7 +12,7 @@ function runQuick(): Promise<{ stdout: string; stderr: string; code: number }> {
     execFile(
       process.execPath,
       [RUN, 'all', '--quick'],
-      { timeout: 280_000, maxBuffer: 16 * 1024 * 1024 },
+      { timeout: 540_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ stdout, stderr, code: error ? Number(error.code ?? 1) : 0 }),
     );
   });
@@ -28,7 +28,7 @@ describe('bench smoke: every scenario at --quick scale', () => {
       const report = parseLine(line);
       if (report) reports.set(report.scenario, report.fields);
     }
-  }, 300_000);
+  }, 600_000);
 
   it.each(SCENARIOS)('%s prints one summary line and finds no correctness fault', (scenario) => {
     const fields = reports.get(scenario);
