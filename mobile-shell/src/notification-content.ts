@@ -1,4 +1,4 @@
-import type { PendingInquiry } from '@hitl/client';
+import { formatAnswerBy, type PendingInquiry } from '@hitl/client';
 import { showInvisible } from '@hitl/protocol';
 
 /** What a local notification for one inquiry says (the fields `LocalNotifications.schedule` takes). */
@@ -33,14 +33,25 @@ export function preview(text: string, max = 140): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** The notification raised when an inquiry arrives: who asks, and the question. */
-export function notificationFor(inquiry: PendingInquiry): InquiryNotification {
+/** How long a notification body may be. */
+const BODY_MAX = 140;
+
+/**
+ * The notification raised when an inquiry arrives: who asks, and the question; for a question with an
+ * answer window, also until when it may be answered, in the phone's own time ("(answer by Thu 14:05)"),
+ * so the person knows it can wait. `now` is the phone's clock.
+ */
+export function notificationFor(inquiry: PendingInquiry, now = Date.now()): InquiryNotification {
   const who = showInvisible(inquiry.asker.name ?? inquiry.asker.tokenSubject);
   const title = inquiry.kind === 'approval' ? `Approval needed (${who})` : `Question from ${who}`;
+  const until =
+    inquiry.deadlines.answerBy === undefined
+      ? ''
+      : ` (answer by ${formatAnswerBy(inquiry.localDeviceAt, now)})`;
   return {
     id: notificationId(inquiry.inquiryId),
     title: inquiry.critical ? `${title} - critical` : title,
-    body: preview(inquiry.question),
+    body: `${preview(inquiry.question, BODY_MAX - until.length)}${until}`,
     extra: { inquiryId: inquiry.inquiryId },
     autoCancel: true,
   };

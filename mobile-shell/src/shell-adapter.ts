@@ -78,7 +78,7 @@ export function attachShell(deps: ShellDeps): ShellHandle {
     void permission
       .then(async (state) => {
         if (state !== 'granted') return;
-        await notifications.schedule({ notifications: [notificationFor(inquiry)] });
+        await notifications.schedule({ notifications: [notificationFor(inquiry, deps.now())] });
       })
       .catch(report);
   });

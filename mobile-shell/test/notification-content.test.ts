@@ -1,4 +1,4 @@
-import { type PendingInquiry, received } from '@hitl/client';
+import { formatAnswerBy, type PendingInquiry, received } from '@hitl/client';
 import type { DeviceInquiry } from '@hitl/protocol';
 import { describe, expect, it } from 'vitest';
 import { isNativeShell, notificationFor, notificationId, shouldReconnect } from '../src/index.js';
@@ -42,6 +42,20 @@ describe('what a notification says', () => {
     const body = notificationFor(inquiry({ question: 'word '.repeat(100) })).body;
     expect(body.length).toBe(140);
     expect(body.endsWith('…')).toBe(true);
+  });
+
+  it("a question with an answer window says until when, in the phone's time; the body stays 140 long", () => {
+    const answerBy = NOW + 3 * 86_400_000;
+    const deadlines = { deviceAt: answerBy, serviceAt: answerBy, clientAt: answerBy + 10_000, answerBy };
+    const until = ` (answer by ${formatAnswerBy(answerBy, NOW + 1000)})`;
+    expect(until).toMatch(/^ \(answer by \S+ .+\)$/);
+    expect(notificationFor(inquiry({ question: 'Which week?', deadlines }), NOW + 1000).body).toBe(
+      `Which week?${until}`,
+    );
+    const long = notificationFor(inquiry({ question: 'word '.repeat(100), deadlines }), NOW + 1000).body;
+    expect(long.length).toBe(140);
+    expect(long.endsWith(`…${until}`)).toBe(true);
+    expect(notificationFor(inquiry({ question: 'Which week?' }), NOW + 1000).body).toBe('Which week?');
   });
 
   it('the id is a positive 32-bit integer, the same for the same inquiry, different for others', () => {

@@ -85,6 +85,52 @@ describe('the shell adapter on Capacitor plugins (web implementations) and a rea
     expect(errors).toEqual([]);
   });
 
+  it('a question with an answer window: the notification says until when and stays past the hold; no device timeout', async () => {
+    const user = newUser();
+    const phone = await open(user, 'Phone');
+    const laptop = await open(user, 'Laptop');
+    const timeouts: string[] = [];
+    phone.on('timeout', (id) => timeouts.push(id));
+    const { handle, errors } = attach(phone);
+    expect(await handle.permission).toBe('granted');
+    const mcp = await agent(node, user);
+    cleanup.push(() => mcp.close());
+    const call = mcp.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Which week suits you?', timeoutMs: 2000, answerWithinMs: 3 * 86_400_000 },
+    });
+    await waitUntil(() => RecordingNotification.shown.length === 1);
+    const [shown] = RecordingNotification.shown;
+    const held = (await until(phone, (s) => s.inquiries.length === 1)).inquiries[0]!;
+    // The phone counts down to the end of the window (on its own clock), three days out.
+    expect(held.deadlines.answerBy).toBeDefined();
+    expect(held.localDeviceAt).toBe((held.deadlines.answerBy ?? 0) - held.skewMs);
+    expect(held.localDeviceAt).toBeGreaterThan(Date.now() + 3 * 86_400_000 - 60_000);
+    expect(shown?.body).toMatch(/^Which week suits you\? \(answer by \S+ \d{1,2}:\d{2}( [AP]M)?\)$/);
+
+    // The hold ends: the agent hears "pending"; the question and its notification stay.
+    const first = structured(await call);
+    expect(first.status).toBe('pending');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(shown?.closed).toBe(false);
+    expect(phone.getSnapshot().inquiries.map((i) => i.inquiryId)).toEqual([held.inquiryId]);
+    expect(timeouts).toEqual([]);
+
+    const collected = mcp.callTool({
+      name: 'get_inquiry',
+      arguments: { inquiryId: first.inquiryId, waitMs: 20_000 },
+    });
+    expect(await laptop.answer(held.inquiryId, 'next week')).toEqual({ ok: true, status: 'answered' });
+    await waitUntil(() => shown!.closed);
+    expect(structured(await collected)).toMatchObject({
+      status: 'answered',
+      answer: 'next week',
+      resolvedBy: { kind: 'human', deviceName: 'Laptop' },
+    });
+    expect(timeouts).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('with notifications denied, asks nothing more and raises nothing', async () => {
     RecordingNotification.reset('denied');
     const user = newUser();

@@ -46,7 +46,8 @@ export async function startLiveNode(env: Record<string, string> = {}): Promise<L
 
 /** What a scripted device does with one question. */
 export type Move =
-  | { answer: InquiryResponse }
+  /** Answers, after `afterMs` when given (a person who opens the notification later). */
+  | { answer: InquiryResponse; afterMs?: number }
   | { refuse: true }
   /** Waits for its own countdown (tier 1) to run out, then reports it, as a real device does. */
   | { reportTimeout: true }
@@ -81,6 +82,7 @@ export async function scriptedDevice(
     const move = script(inquiry);
     const ref = { inquiryId: inquiry.inquiryId };
     if ('answer' in move) {
+      if (move.afterMs) await new Promise((resolve) => setTimeout(resolve, move.afterMs));
       device.acks.push(
         await socket.timeout(5000).emitWithAck('inquiry:answer', { ...ref, response: move.answer }),
       );

@@ -139,7 +139,10 @@ class SocketDeviceClient implements DeviceClient {
       delete this.snapshot.error;
       delete this.snapshot.errorCode;
     }
-    if (this.useTimer && !this.closed) this.timer.track(this.state.inquiries.values());
+    if (this.useTimer && !this.closed) {
+      // An inquiry with an answer window has no device timer: the service times it out at answerBy.
+      this.timer.track([...this.state.inquiries.values()].filter((i) => i.deadlines.answerBy === undefined));
+    }
     for (const watcher of [...this.watchers]) watcher();
   }
 

@@ -1,3 +1,4 @@
+export { type DateTextOptions, formatAnswerBy, formatFullDate } from './answer-by.js';
 export { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 export { type Clock, systemClock } from './clock.js';
 export { createDeviceClient } from './device-client.js';
@@ -14,6 +15,7 @@ export {
   type PendingState,
   received,
 } from './pending.js';
+export { formatTimeLeft, spokenTimeLeft } from './time-left.js';
 export type {
   ConnectionStatus,
   DeviceClient,

@@ -4,7 +4,10 @@ import type { DeviceInquiry, InquiryResolvedEvent, InquirySyncEvent } from '@hit
 export interface PendingInquiry extends DeviceInquiry {
   /** How far the server clock ran ahead of this device's clock when this copy arrived, in ms. */
   skewMs: number;
-  /** The device deadline (`deadlines.deviceAt`) translated to this device's clock (epoch ms). */
+  /**
+   * The deadline this device counts down to, on its own clock (epoch ms): `deadlines.deviceAt`, which
+   * for an inquiry with an answer window is its `answerBy` (no device timer fires for those).
+   */
   localDeviceAt: number;
 }
 

@@ -3,7 +3,7 @@ import type { RunningNode } from '@hitl/inquiry';
 import type { DeviceAck } from '@hitl/protocol';
 import { startRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeviceClient, type DeviceClient, type ResolvedNotice } from '../src/index.js';
+import { type Clock, createDeviceClient, type DeviceClient, type ResolvedNotice } from '../src/index.js';
 import { agent, startRealNode, structured, token, until } from './real-node.js';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
@@ -115,6 +115,65 @@ describe('device client against a real node', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1400);
     expect(elapsed).toBeLessThan(4000);
     expect(timeouts).toEqual([{ ok: true, status: 'timed_out' }]);
+    await mcp.close();
+  });
+
+  it('an inquiry with an answer window: the countdown runs to answerBy, and it is still held past the hold', async () => {
+    const user = newUser();
+    const phone = await device(user, 'phone', { deviceId: 'phone-2' });
+    await until(phone, (s) => s.synced);
+    const timeouts: DeviceAck[] = [];
+    phone.on('timeout', (_id, ack) => timeouts.push(ack));
+    const mcp = await agent(node, user);
+    const call = mcp.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Later is fine', timeoutMs: 2000, answerWithinMs: 60_000 },
+    });
+    const state = await until(phone, (s) => s.inquiries.length === 1);
+    const [held] = state.inquiries;
+    const answerBy = held?.deadlines.answerBy ?? 0;
+    expect(answerBy).toBeGreaterThan(Date.now() + 50_000);
+    expect(Math.abs((held?.localDeviceAt ?? 0) - (answerBy - (held?.skewMs ?? 0)))).toBeLessThan(1);
+    // Past the 1.5 s device tier (and the 2 s hold): the call is pending, the device reported nothing.
+    expect(structured(await call)).toMatchObject({ status: 'pending' });
+    expect(timeouts).toEqual([]);
+    expect(phone.getSnapshot().inquiries).toHaveLength(1);
+    await mcp.close();
+  });
+
+  it('a device whose timers run 30x fast reports a plain inquiry early, and never one with an answer window', async () => {
+    const user = newUser();
+    // Real time, fast timers: every countdown of this device ends after 1/30 of its length.
+    const fast: Clock = {
+      now: () => Date.now(),
+      setTimeout: (fn, ms) => setTimeout(fn, ms / 30),
+      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+    };
+    const phone = await device(user, 'fast phone', { clock: fast });
+    await until(phone, (s) => s.synced);
+    const timeouts: [string, DeviceAck][] = [];
+    phone.on('timeout', (id, ack) => timeouts.push([id, ack]));
+    const mcp = await agent(node, user);
+    const plain = mcp.callTool({ name: 'send_inquiry', arguments: { question: 'Now?', timeoutMs: 5000 } });
+    const plainId = (await until(phone, (s) => s.inquiries.length === 1)).inquiries[0]?.inquiryId;
+    // The control: its 1.5 s device tier ends at once here, and the server refuses the early report.
+    await expect.poll(() => timeouts.length).toBe(1);
+    expect(timeouts[0]?.[0]).toBe(plainId);
+    expect(timeouts[0]?.[1]).toMatchObject({ ok: false, error: { code: 'too_early' } });
+
+    const windowed = mcp.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Later?', timeoutMs: 2000, answerWithinMs: 20_000 },
+    });
+    const later = await until(phone, (s) => s.inquiries.some((i) => i.question === 'Later?'));
+    const laterId = later.inquiries.find((i) => i.question === 'Later?')?.inquiryId ?? '';
+    // Its countdown to answerBy (20 s) would end within a second on this clock; the hold ends at 2 s.
+    expect(structured(await windowed)).toMatchObject({ status: 'pending', inquiryId: laterId });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(timeouts.map(([id]) => id)).toEqual([plainId]);
+    expect(await phone.answer(laterId, 'yes')).toEqual({ ok: true, status: 'answered' });
+    expect(await phone.answer(plainId ?? '', 'now')).toEqual({ ok: true, status: 'answered' });
+    expect(structured(await plain)).toMatchObject({ status: 'answered', answer: 'now' });
     await mcp.close();
   });
 

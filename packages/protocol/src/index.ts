@@ -1,4 +1,5 @@
 export * from './decisions.js';
+export * from './directory.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './form.js';

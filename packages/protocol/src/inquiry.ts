@@ -87,6 +87,11 @@ export const DeadlinesSchema = z.object({
   deviceAt: z.number(),
   serviceAt: z.number(),
   clientAt: z.number(),
+  /**
+   * The end of an answer window longer than the hold (`answerWithinMs`): devices count down to it,
+   * no device timer fires, and the service times the inquiry out then. Absent: the tiers rule.
+   */
+  answerBy: z.number().optional(),
 });
 export type Deadlines = z.infer<typeof DeadlinesSchema>;
 

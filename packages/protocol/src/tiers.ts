@@ -5,6 +5,13 @@ export const MIN_TIER_MS = 1000;
 /** The largest service tier, in ms (24 h). */
 export const MAX_SERVICE_TIER_MS = 24 * 60 * 60 * 1000;
 
+/** The shortest answer window (`answerWithinMs`), in ms. */
+export const MIN_ANSWER_WINDOW_MS = 1000;
+/** The default cap on an answer window (`HITL_MAX_ANSWER_WINDOW_MS`): 7 days. */
+export const DEFAULT_MAX_ANSWER_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+/** The highest cap an operator may set on an answer window: 366 days. */
+export const MAX_ANSWER_WINDOW_MS = 366 * 24 * 60 * 60 * 1000;
+
 /** Tier 1 (device countdown) < tier 2 (service resolves) < tier 3 (what MCP clients must allow). */
 export const TimeoutTiersSchema = z.object({
   deviceMs: z.number().int().min(MIN_TIER_MS),

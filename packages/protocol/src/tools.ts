@@ -12,7 +12,7 @@ import {
   ResponseSchema,
 } from './inquiry.js';
 import { LIMITS } from './limits.js';
-import { MIN_TIER_MS } from './tiers.js';
+import { MIN_ANSWER_WINDOW_MS, MIN_TIER_MS } from './tiers.js';
 
 /** Raw shape of `send_inquiry`'s input: every property described, plain JSON Schema once converted. */
 export const sendInquiryShape = {
@@ -50,6 +50,16 @@ export const sendInquiryShape = {
     .min(MIN_TIER_MS)
     .optional()
     .describe('How long to wait for the person, in ms (capped by the service timeout).'),
+  answerWithinMs: z
+    .number()
+    .int()
+    .min(MIN_ANSWER_WINDOW_MS)
+    .optional()
+    .describe(
+      'How long the person may take to answer, in ms (up to 7 days unless the service sets another cap). ' +
+        'When longer than the wait, the reply comes back "pending" with the inquiryId; collect the answer ' +
+        'later with get_inquiry.',
+    ),
   idempotencyKey: z
     .string()
     .min(1)

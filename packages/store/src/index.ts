@@ -35,3 +35,15 @@ export type {
   ResolveResult,
   WaitOptions,
 } from './store.js';
+export { MemoryTaskStore } from './tasks/memory-tasks.js';
+export { type RedisTaskOptions, RedisTaskStore } from './tasks/redis-tasks.js';
+export { type SqliteTaskOptions, SqliteTaskStore } from './tasks/sqlite-tasks.js';
+export {
+  DEFAULT_TASK_PAGE,
+  type ListTasksOptions,
+  type NewTask,
+  newTaskId,
+  type TaskPage,
+  type TaskRecord,
+  type TaskStore,
+} from './tasks/tasks.js';

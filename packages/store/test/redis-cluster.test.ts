@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { RedisInquiryStore } from '../src/index.js';
-import { runStoreContract, startRedisCluster, type TestRedisCluster } from '../src/testing/index.js';
+import { RedisInquiryStore, RedisTaskStore } from '../src/index.js';
+import {
+  runStoreContract,
+  runTaskContract,
+  startRedisCluster,
+  type TestRedisCluster,
+} from '../src/testing/index.js';
 
 // The same contract on a 3-master Redis Cluster: hash tags must keep each script's keys in one slot.
 let cluster: TestRedisCluster;
@@ -29,6 +34,24 @@ runStoreContract('redis cluster', async (options) => {
     peer: async () => open(),
     cleanup: async () => {
       await Promise.all(stores.map((store) => store.close()));
+      await Promise.all(clients.map((client) => client.quit()));
+    },
+  };
+});
+
+// A task's two keys share the user's hash tag: its MULTI and a listing's MGET stay in one slot.
+runTaskContract('redis cluster', async () => {
+  const prefix = `test:${randomUUID()}:`;
+  const clients = [0, 1].map(() => new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: 2 } }));
+  const [writer, reader] = clients.map((redis) => new RedisTaskStore({ redis, prefix })) as [
+    RedisTaskStore,
+    RedisTaskStore,
+  ];
+  return {
+    writer,
+    reader,
+    cleanup: async () => {
+      await Promise.all([writer.close(), reader.close()]);
       await Promise.all(clients.map((client) => client.quit()));
     },
   };

@@ -1,4 +1,4 @@
-import type { DeviceSnapshot, PendingInquiry, ResolvedNotice } from '@hitl/client';
+import { type DeviceSnapshot, formatAnswerBy, type PendingInquiry, type ResolvedNotice } from '@hitl/client';
 import { describe, expect, it } from 'vitest';
 import { onLine } from '../src/answer/input.js';
 import { endingText } from '../src/answer/render.js';
@@ -44,6 +44,26 @@ describe('the terminal session', () => {
     expect(promptText(arrived.state, NOW + 2000)).toBe('[0:28] pick> ');
     expect(promptText(arrived.state, NOW + 29_001)).toBe('[0:01] pick> ');
     expect(promptText(arrived.state, NOW + 31_000)).toBe('[0:00] pick> ');
+  });
+
+  it('a question with an answer window: days left, until when, and no "answer by" for one without', () => {
+    const answerBy = NOW + 3 * 86_400_000;
+    const week = inquiry({
+      question: 'Which week?',
+      options: ['this', 'next'],
+      deadlines: { deviceAt: answerBy, serviceAt: answerBy, clientAt: answerBy + 40_000, answerBy },
+    });
+    const opened = connectedWith([week]);
+    const later = NOW + 5000;
+    expect(text(opened)).toContain(
+      `-- Question from shop assistant -- 3d 0h left, answer by ${formatAnswerBy(answerBy, NOW)}`,
+    );
+    expect(promptText(opened.state, later)).toBe('[2d 23h] pick> ');
+    expect(onLine(opened.state, '/list', later).print).toContain(
+      '*1) [2d 23h left] shop assistant: Which week?',
+    );
+    const plainOne = connectedWith([inquiry({ question: 'Now?' })]);
+    expect(text(plainOne)).not.toContain('answer by');
   });
 
   it('answers: the effect carries the response, and further input waits for the ack', () => {

@@ -66,9 +66,9 @@ describe('hitl answer in a real terminal (tmux)', () => {
     await node?.close();
   });
 
-  const agent = async () => {
+  const agent = async (sub = user) => {
     const client = new Client({ name: 'answer-tty-agent', version: '1.0.0' });
-    const agentToken = await node.tokens.sign({ sub: user, role: 'agent', name: 'shop assistant' });
+    const agentToken = await node.tokens.sign({ sub, role: 'agent', name: 'shop assistant' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${node.url}/mcp`), {
         requestInit: { headers: { Authorization: `Bearer ${agentToken}` } },
@@ -219,5 +219,71 @@ describe('hitl answer in a real terminal (tmux)', () => {
     expect(await exited).toBe(0);
     expect(output).toContain('Which colour?: answered on this device');
     expect(output).toContain('Your name?: answered on this device');
+  });
+
+  it('a question with a 3-day answer window: days left and the end in local time; still answerable after the hold', async () => {
+    const sub = `${user}-window`;
+    const deviceToken = await node.tokens.sign({ sub, role: 'device' });
+    // A fixed zone and locale, so "answer by" can be checked to the minute.
+    const command = [
+      `TZ=UTC LC_ALL=en_GB HITL_DEVICE_TOKEN=${deviceToken}`,
+      `'${process.execPath}' '${BIN}' answer --url ${node.url} --name 'Desk terminal'`,
+      '; echo "[exit $?]"; sleep 600',
+    ].join(' ');
+    await tmux('new-session', '-d', '-s', 'window', '-x', '120', '-y', '50', command);
+    await waitFor('window', /No questions waiting/);
+
+    const mcp = await agent(sub);
+    const t0 = Date.now();
+    const asked = mcp.callTool(
+      {
+        name: 'send_inquiry',
+        arguments: {
+          question: 'Which week suits you for the visit?',
+          options: ['this week', 'next week'],
+          timeoutMs: 2000,
+          answerWithinMs: 3 * 86_400_000,
+        },
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    const shown = await waitFor('window', /Question from shop assistant -- \dd \d+h left, answer by .+\n/);
+    // The end of the window on this computer's clock, to the minute (either side of a second's skew).
+    const end = t0 + 3 * 86_400_000;
+    const hhmm = (at: number) => {
+      const d = new Date(at);
+      const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][d.getUTCDay()];
+      return `${day} ${d.getUTCHours()}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    };
+    const until = shown.match(/answer by (.+)\n/)?.[1];
+    expect([hhmm(end - 1000), hhmm(end + 2000)]).toContain(until);
+    expect(shown).toMatch(/-- (3d 0h|2d 23h) left, answer by/);
+    expect(shown).toContain('    2) next week');
+    await waitFor('window', /\[2d 23h\] pick> $/m);
+
+    // The hold ends: the agent hears "pending"; the terminal keeps the question open, time left in days.
+    const first = structured(await asked);
+    expect(first.status).toBe('pending');
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = await screen('window');
+    expect(later).not.toMatch(/time ran out/);
+    expect(later).toMatch(/\[2d 23h\] pick> $/m);
+
+    const collected = mcp.callTool(
+      { name: 'get_inquiry', arguments: { inquiryId: first.inquiryId, waitMs: 20_000 } },
+      undefined,
+      { timeout: 60_000 },
+    );
+    await typeLine('window', '2');
+    expect(structured(await collected)).toMatchObject({
+      inquiryId: first.inquiryId,
+      status: 'answered',
+      answer: 'next week',
+      resolvedBy: { kind: 'human', deviceName: 'Desk terminal' },
+    });
+    await waitFor('window', /Which week suits you for the visit\?: answered on this device/);
+    await tmux('send-keys', '-t', 'window', 'C-c');
+    expect(await waitFor('window', /\[exit \d+\]/, 8000)).toContain('[exit 130]');
   });
 });

@@ -2,8 +2,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadPolicyFile, type PolicyConfig, withForbidden } from '@hitl/decision-agent';
 import {
+  DEFAULT_MAX_ANSWER_WINDOW_MS,
   FallbackStrategySchema,
+  MAX_ANSWER_WINDOW_MS,
   MAX_SERVICE_TIER_MS,
+  MIN_ANSWER_WINDOW_MS,
   MIN_TIER_MS,
   type TimeoutTiers,
   tierOrderProblems,
@@ -40,6 +43,7 @@ const EnvSchema = z.object({
   HITL_DEVICE_TIMEOUT_MS: int(30_000, MIN_TIER_MS),
   HITL_SERVICE_TIMEOUT_MS: int(50_000, MIN_TIER_MS, MAX_SERVICE_TIER_MS),
   HITL_CLIENT_TIMEOUT_MS: int(90_000, MIN_TIER_MS),
+  HITL_MAX_ANSWER_WINDOW_MS: int(DEFAULT_MAX_ANSWER_WINDOW_MS, MIN_ANSWER_WINDOW_MS, MAX_ANSWER_WINDOW_MS),
   HITL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   HITL_STATE_DIR: z.string().min(1).default(join(homedir(), '.hitl')),
   HITL_STORE: z.enum(['sqlite', 'memory']).default('sqlite'),
@@ -74,6 +78,14 @@ const EnvSchema = z.object({
     ),
   ),
   HITL_DECISION_LOG_MAX: int(10_000, 100, 10_000_000),
+  HITL_DIRECTORY_FILE: z.string().min(1).optional(),
+  HITL_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  HITL_SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'expected smtp://user:pass@host:port or smtps://...' })
+    .optional(),
+  HITL_EMAIL_FROM: z.string().min(3).max(320).optional(),
+  HITL_WEBHOOK_ALLOW_HOSTS: list,
+  HITL_WEBHOOK_BACKOFF_MS: int(5000, 10, 3_600_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -83,6 +95,8 @@ export interface Config {
   redisUrl?: string;
   redisClusterNodes?: { host: string; port: number }[];
   tiers: TimeoutTiers;
+  /** The longest answer window (`answerWithinMs`, a task's ttl) an inquiry may have, in ms. */
+  maxAnswerWindowMs: number;
   secret?: string;
   stateDir: string;
   /**
@@ -113,6 +127,14 @@ export interface Config {
   policy: PolicyConfig;
   /** About how many records the decision audit log keeps. */
   decisionLogMax: number;
+  /** The directory of people, teams and webhooks (`HITL_DIRECTORY_FILE`, YAML or JSON). */
+  directoryFile?: string;
+  /** The address people reach this service at (answer links); default: the node's own URL. */
+  publicUrl?: string;
+  /** Mail for people whose directory entry asks for it: `HITL_SMTP_URL` and `HITL_EMAIL_FROM`. */
+  email?: { smtpUrl: string; from: string };
+  /** Webhooks: hosts they may reach although loopback or private, and the first retry's delay. */
+  webhooks: { allowHosts: string[]; backoffMs: number };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -149,6 +171,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
     throw new ConfigError(`invalid timeout tiers:\n  ${lines.join('\n  ')}`);
   }
+  if (e.HITL_SMTP_URL && !e.HITL_EMAIL_FROM) {
+    throw new ConfigError(`invalid configuration:\n  HITL_EMAIL_FROM="": required when HITL_SMTP_URL is set`);
+  }
   if (e.HITL_LLM_URL && !e.HITL_LLM_MODEL) {
     throw new ConfigError(`invalid configuration:\n  HITL_LLM_MODEL="": required when HITL_LLM_URL is set`);
   }
@@ -172,6 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       return { host, port: Number(port) };
     }),
     tiers,
+    maxAnswerWindowMs: e.HITL_MAX_ANSWER_WINDOW_MS,
     secret: e.HITL_SECRET,
     stateDir: e.HITL_STATE_DIR,
     embeddedStore: e.HITL_STORE,
@@ -199,6 +225,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     policy: withForbidden(policy, e.HITL_FORBID_STRATEGIES),
     decisionLogMax: e.HITL_DECISION_LOG_MAX,
+    directoryFile: e.HITL_DIRECTORY_FILE,
+    publicUrl: e.HITL_PUBLIC_URL,
+    email:
+      e.HITL_SMTP_URL && e.HITL_EMAIL_FROM
+        ? { smtpUrl: e.HITL_SMTP_URL, from: e.HITL_EMAIL_FROM }
+        : undefined,
+    webhooks: { allowHosts: e.HITL_WEBHOOK_ALLOW_HOSTS, backoffMs: e.HITL_WEBHOOK_BACKOFF_MS },
     logLevel: e.LOG_LEVEL,
   };
 }

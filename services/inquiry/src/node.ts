@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
-import { TokenService } from '@hitl/auth';
+import { LinkTokens, TokenService } from '@hitl/auth';
 import { type Inquiry, listenOn } from '@hitl/protocol';
-import { MemoryRevocationStore, RedisRevocationStore, SqliteRevocationStore } from '@hitl/store';
+import {
+  MemoryRevocationStore,
+  MemoryTaskStore,
+  RedisRevocationStore,
+  RedisTaskStore,
+  SqliteRevocationStore,
+  SqliteTaskStore,
+  type TaskStore,
+} from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
 import { RevocationCache } from './auth/revocation-cache.js';
 import { loadOrCreateSecret } from './auth/secret.js';
@@ -13,12 +21,15 @@ import { InquiryService } from './core/inquiry-service.js';
 import { type Clock, type InquiryEvents, systemClock, within } from './core/ports.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { ServiceTimers } from './core/service-timers.js';
+import { openDirectory } from './directory/open-directory.js';
 import { type EmbeddedParts, openEmbeddedStore } from './embedded-store.js';
 import { createApp } from './http/app.js';
 import { applyHttpLimits, HTTP_SERVER_OPTIONS } from './http/http-limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { HeldCalls } from './mcp/held-calls.js';
 import { NodeMetrics } from './metrics.js';
+import { MemoryDeliveryLog, RedisDeliveryLog, SqliteDeliveryLog } from './notify/delivery-log.js';
+import { startNotifiers } from './notify/notifiers.js';
 import { connectRedis } from './redis.js';
 import { createDeviceGateway } from './socket/gateway.js';
 import { VERSION } from './version.js';
@@ -35,6 +46,8 @@ export interface RunningNode {
   port: number;
   nodeId: string;
   tokens: TokenService;
+  /** Signs and checks answer links (`/a/<token>`). */
+  links: LinkTokens;
   /** True when this start created the secret (first embedded start). */
   secretCreated: boolean;
   logger: Logger;
@@ -49,6 +62,8 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   const clock = options.clock ?? systemClock;
   const { secret, created: secretCreated } = await loadOrCreateSecret(config.secret, config.stateDir);
   const tokens = new TokenService(secret);
+  const links = new LinkTokens(secret);
+  const directory = await openDirectory(config.directoryFile, logger);
   const redis = await connectRedis(config, logger);
   // Without Redis: the durable SQLite file (refuses a second process on the same state dir) or memory.
   const embedded = redis ? undefined : openEmbeddedStore(config);
@@ -59,6 +74,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     : embedded?.database
       ? new SqliteRevocationStore({ db: embedded.database.db })
       : new MemoryRevocationStore();
+  // MCP task handles live beside the inquiries: any node answers for any task, after restarts too.
+  const tasks: TaskStore = redis
+    ? new RedisTaskStore({ redis: redis.client })
+    : embedded?.database
+      ? new SqliteTaskStore({ db: embedded.database.db, now: () => clock.now() })
+      : new MemoryTaskStore(() => clock.now());
   const revocations = new RevocationCache(revocationStore, logger);
   await revocations.start();
   tokens.checkRevocations((claims) => revocations.isRevoked(claims));
@@ -96,17 +117,42 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     logger,
     events,
     metrics,
-    config: { tiers: config.tiers, maxPendingPerUser: config.maxPendingPerUser, texts: config.texts },
+    config: {
+      tiers: config.tiers,
+      maxAnswerWindowMs: config.maxAnswerWindowMs,
+      maxPendingPerUser: config.maxPendingPerUser,
+      texts: config.texts,
+    },
     decisions,
   });
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
   listeners.push({ created: (inquiry) => timers.schedule(inquiry), resolved: () => undefined });
+  let nodeUrl = '';
+  const deliveries = redis
+    ? new RedisDeliveryLog(redis.client, config.retentionMs)
+    : embedded?.database
+      ? new SqliteDeliveryLog(embedded.database.db)
+      : new MemoryDeliveryLog();
+  const notifiers = startNotifiers({
+    config,
+    directory,
+    links,
+    service,
+    deliveries,
+    clock,
+    logger,
+    nodeUrl: () => nodeUrl,
+  });
+  listeners.push(...notifiers.listeners);
+  const stopReloading = directory.reloadOnHangup();
 
   const hostPolicy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
   const app = createApp({
     service,
     store,
     tokens,
+    links,
+    deliveries,
     limiter,
     heldCalls,
     clock,
@@ -117,6 +163,9 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     maxWaitMs: config.tiers.serviceMs,
     draining: () => draining,
     storeReady: () => !redis || redis.client.status === 'ready',
+    tasks,
+    maxAnswerWindowMs: config.maxAnswerWindowMs,
+    retentionMs: config.retentionMs,
     decisionLog: decisions.log,
     revocations: revocationStore,
     version: VERSION,
@@ -145,9 +194,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
 
   const { port, url } = await listenOn(httpServer, config.port, config.host).catch(async (error) => {
     timers.stop();
+    notifiers.stop();
+    stopReloading();
     await embedded?.close();
     throw error;
   });
+  nodeUrl = url;
   logger.info(
     {
       url,
@@ -166,11 +218,14 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       heldCalls.releaseAll('node shutting down');
       await heldCalls.whenEmpty();
       timers.stop();
+      notifiers.stop();
+      stopReloading();
       revocations.stop();
       // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
       await within(clock, 2000, gateway.io.close());
       httpServer.closeAllConnections();
       await store.close();
+      await tasks.close();
       await revocationStore.close();
       await embedded?.close();
       await redis?.close();
@@ -178,5 +233,5 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     })();
     return closing;
   };
-  return { url, port, nodeId, tokens, secretCreated, logger, close };
+  return { url, port, nodeId, tokens, links, secretCreated, logger, close };
 }

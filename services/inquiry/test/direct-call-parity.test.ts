@@ -116,13 +116,46 @@ describe('direct tools/call parity with the SDK path', () => {
       await expectParity(message, version, false);
     });
 
-    it('answers a params.task request as the SDK does: an error, never a result', async () => {
+    it('answers get_inquiry with params.task as the SDK does: method not found (taskSupport forbidden)', async () => {
       const { messages } = await expectParity(call(9, { ...get(9).params, task: {} }), version, false);
       expect(messages).toEqual([
         {
           jsonrpc: '2.0',
           id: 9,
-          error: expect.objectContaining({ code: -32603, message: expect.stringMatching(/task/i) }),
+          error: expect.objectContaining({ code: -32601, message: expect.stringMatching(/task/i) }),
+        },
+      ]);
+    });
+
+    it('answers send_inquiry with params.task alike on both paths: a CreateTaskResult, never a held call', async () => {
+      const message = call(11, {
+        name: 'send_inquiry',
+        arguments: { question: 'Task?' },
+        task: { ttl: 5000 },
+      });
+      expect(directCallOf(message, new Headers(headersFor(version)))).toBeUndefined();
+      // Two users: this node allows one pending inquiry per user.
+      const [first, second] = await Promise.all(
+        ['a', 'b'].map((suffix) => t.token(`task-parity-${version}-${suffix}`, 'agent')),
+      );
+      const single = await shapeOf(await post(message, version, first));
+      const viaSdk = await shapeOf(await post([message], version, second));
+      const normal = (shape: typeof single) =>
+        JSON.parse(
+          JSON.stringify(shape)
+            .replace(/"taskId":"[A-Za-z0-9_-]{32}"/g, '"taskId":"<task>"')
+            .replace(/"\d{4}-\d\d-\d\dT[^"]+Z"/g, '"<time>"')
+            .replace(/inquiry [0-9A-Z]{26}/g, 'inquiry <id>'),
+        );
+      expect(normal(single)).toEqual(normal(viaSdk));
+      expect(single.messages).toEqual([
+        {
+          jsonrpc: '2.0',
+          id: 11,
+          result: {
+            task: expect.objectContaining({ status: 'working', ttl: 5000, pollInterval: 5000 }),
+            _meta: { 'io.modelcontextprotocol/model-immediate-response': expect.any(String) },
+          },
         },
       ]);
     });

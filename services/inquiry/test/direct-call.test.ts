@@ -59,7 +59,7 @@ describe('tools/call served on the node’s own stream', () => {
     expect(directMessages).toHaveLength(1);
   });
 
-  it('leaves requests it does not serve to the SDK: an unsupported protocol version is 400', async () => {
+  it('never serves an unsupported protocol version directly: it is refused with 400', async () => {
     const response = await post(call(4, 'get_inquiry', { inquiryId: 'x' }), {
       'mcp-protocol-version': '1999-01-01',
     });

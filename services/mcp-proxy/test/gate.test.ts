@@ -128,6 +128,19 @@ describe('modes and per-tool overrides', () => {
     });
   });
 
+  it('takes the approval window from the tool, else the file; unset means the hold', () => {
+    const policy = parsePolicy({
+      approvalWindowMs: 86_400_000,
+      tools: { 'pay_*': { approvalWindowMs: 600_000 }, quick: { approvalTimeoutMs: 5000 } },
+    });
+    expect(decideGate(policy, 'pay_bill', plain, 0.1).approvalWindowMs).toBe(600_000);
+    expect(decideGate(policy, 'quick', plain, 0.1)).toMatchObject({
+      approvalTimeoutMs: 5000,
+      approvalWindowMs: 86_400_000,
+    });
+    expect(decideGate(parsePolicy({}), 'x', plain, 0.1)).not.toHaveProperty('approvalWindowMs');
+  });
+
   it('lets an override take a tool off or put it on the critical list', () => {
     const policy = parsePolicy({
       critical: ['db_*'],

@@ -36,7 +36,8 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(kind: 'memory' | 'redis'): Promise<World> {
+/** `env` overrides the node's environment (e.g. other tiers; pass the same to the proxy). */
+export async function startWorld(kind: 'memory' | 'redis', env: Record<string, string> = {}): Promise<World> {
   const stateDir = await mkdtemp(join(tmpdir(), 'proxy-test-'));
   const redis = kind === 'redis' ? await startRedisServer() : undefined;
   const node = await startNode(
@@ -49,6 +50,7 @@ export async function startWorld(kind: 'memory' | 'redis'): Promise<World> {
       HITL_HEARTBEAT_MS: '300',
       ...TIERS,
       ...(redis ? { REDIS_URL: redis.url } : {}),
+      ...env,
     }),
   );
   return {

@@ -46,7 +46,7 @@ describe('policy files', () => {
   it('names every bad field', async () => {
     const bad = await file(
       'bad.yaml',
-      'mode: sometimes\nconfidenceThreshold: 1.5\ntools:\n  "delete_*":\n    approvalTimeoutMs: 10\n    critcal: true\n',
+      'mode: sometimes\nconfidenceThreshold: 1.5\napprovalWindowMs: 604800001\ntools:\n  "delete_*":\n    approvalTimeoutMs: 10\n    approvalWindowMs: 1.5\n    critcal: true\n',
     );
     const error = await loadPolicy(bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PolicyError);
@@ -55,6 +55,8 @@ describe('policy files', () => {
     expect(message).toMatch(/mode: /);
     expect(message).toContain('confidenceThreshold: must be between 0 and 1');
     expect(message).toContain('tools.delete_*.approvalTimeoutMs: must be at least 1000 ms');
+    expect(message).toContain('approvalWindowMs: must be at most 604800000 ms (7 days)');
+    expect(message).toContain('tools.delete_*.approvalWindowMs: must be a whole number of ms');
     expect(message).toMatch(/tools\.delete_\*.*critcal/);
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProxyStore } from '../src/store/proxy-store.js';
+import { isAdoptable, type ProxyStore } from '../src/store/proxy-store.js';
 
 /** One behaviour for both stores: the memory store and the Redis store run these same tests. */
 export function runProxyStoreContract(name: string, makeStore: () => Promise<ProxyStore>): void {
@@ -138,6 +138,58 @@ export function runProxyStoreContract(name: string, makeStore: () => Promise<Pro
         expect(await waiting).toBeNull();
         expect((await begin('u1', key, 'next')).started).toBe(true);
         expect(await store.finishOperation('u1', key, 'crashed', {}, 60_000, Date.now())).toBe(false);
+      });
+
+      it('hands a parked operation to exactly one of many collectors, and keeps its call', async () => {
+        const key = id();
+        const now = Date.now();
+        const call = { name: 'charge', arguments: { amount: 5 } };
+        await store.beginOperation(
+          {
+            userId: 'u1',
+            key,
+            digest: 'd',
+            state: 'awaiting_approval',
+            owner: 'first',
+            driveUntil: now + 5000,
+            call,
+          },
+          60_000,
+          now,
+        );
+        expect(await store.getOperation('u1', key)).toMatchObject({ driveUntil: now + 5000, call });
+        // Driven by its owner until driveUntil: nobody may adopt it before.
+        expect(await store.adoptOperation('u1', key, 'early', now + 9000, now)).toBeNull();
+        const settled = store.waitForOperation('u1', key, AbortSignal.timeout(10_000), (op) =>
+          isAdoptable(op, Date.now()),
+        );
+        await new Promise((r) => setTimeout(r, 50));
+        const patch = { state: 'awaiting_approval' as const, grantId: 'g', inquiryId: 'i', driveUntil: 0 };
+        expect(await store.updateOperation('u1', key, 'first', patch, now)).toBe(true);
+        expect(await settled).toMatchObject({ driveUntil: 0, grantId: 'g', inquiryId: 'i' });
+        const tries = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => store.adoptOperation('u1', key, `c${i}`, now + 9000, now)),
+        );
+        const adopted = tries.filter((op) => op !== null);
+        expect(adopted).toHaveLength(1);
+        expect(adopted[0]).toMatchObject({ driveUntil: now + 9000, grantId: 'g', call });
+        const winner = adopted[0]?.owner ?? '';
+        expect(await store.updateOperation('u1', key, 'first', { state: 'in_progress' }, now)).toBe(false);
+        // Its driver's time ran out (it died): another collector may take it over.
+        expect(await store.adoptOperation('u1', key, 'late', now + 20_000, now + 9001)).toMatchObject({
+          owner: 'late',
+        });
+        expect(await store.updateOperation('u1', key, winner, { state: 'in_progress' }, now)).toBe(false);
+        expect(await store.updateOperation('u1', key, 'late', { state: 'in_progress' }, now)).toBe(true);
+        expect(await store.adoptOperation('u1', key, 'after', now + 30_000, now + 40_000)).toBeNull();
+      });
+
+      it('never hands over an operation without a late approval', async () => {
+        const key = id();
+        const now = Date.now();
+        await begin('u1', key, 'owner');
+        expect(await store.adoptOperation('u1', key, 'other', now + 1000, now + 60_000)).toBeNull();
+        expect(await store.adoptOperation('u1', id(), 'other', now + 1000, now)).toBeNull();
       });
 
       it('stops waiting when the signal aborts', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openStateDatabase } from '@hitl/store';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryProxyStore } from '../src/store/memory-proxy-store.js';
@@ -60,6 +61,44 @@ describe('SqliteProxyStore across a reopen', () => {
     }
   });
 
+  it('upgrades a version 1 file: its operations stay owned until their lease ends', async () => {
+    const path = join(stateDir, 'v1.db');
+    const v1 = openStateDatabase(path);
+    v1.db.exec(`
+      CREATE TABLE schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO schema_versions VALUES ('proxy', 1);
+      CREATE TABLE proxy_grants (grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, digest TEXT NOT NULL,
+        state TEXT NOT NULL, expires_at INTEGER NOT NULL, remove_at INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE proxy_operations (user_id TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL,
+        state TEXT NOT NULL, owner TEXT NOT NULL, inquiry_id TEXT, grant_id TEXT, result TEXT,
+        updated_at INTEGER NOT NULL, remove_at INTEGER NOT NULL, PRIMARY KEY (user_id, key)) WITHOUT ROWID;
+    `);
+    const now = Date.now();
+    v1.db
+      .prepare(
+        `INSERT INTO proxy_operations VALUES ('u', 'old', 'd', 'awaiting_approval', 'o', NULL, 'g', NULL, ?, ?)`,
+      )
+      .run(now, now + 60_000);
+    v1.close();
+    const store = new SqliteProxyStore({ path });
+    try {
+      expect(await store.getOperation('u', 'old')).toMatchObject({
+        owner: 'o',
+        driveUntil: Number.MAX_SAFE_INTEGER,
+      });
+      expect(await store.adoptOperation('u', 'old', 'thief', now + 1000, now)).toBeNull();
+      const call = { name: 't', arguments: {} };
+      const op = { userId: 'u', key: 'new', digest: 'd', state: 'awaiting_approval' as const, owner: 'n' };
+      await store.beginOperation({ ...op, driveUntil: now, call }, 60_000, now);
+      expect(await store.adoptOperation('u', 'new', 'c', now + 1000, now)).toMatchObject({
+        owner: 'c',
+        call,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a second proxy on the same file', async () => {
     const path = join(stateDir, 'locked.db');
     const first = new SqliteProxyStore({ path });
@@ -72,7 +111,7 @@ describe('SqliteProxyStore across a reopen', () => {
     }
   });
 
-  it('settles what a killed process left unfinished: unknown outcomes stay done, waits are released', async () => {
+  it('settles what a killed process left unfinished: unknown outcomes end as done, waits are parked', async () => {
     const path = join(stateDir, 'settle.db');
     const now = Date.now();
     const first = new SqliteProxyStore({ path });
@@ -121,7 +160,7 @@ describe('SqliteProxyStore across a reopen', () => {
     const second = new SqliteProxyStore({ path });
     try {
       const settled = second.settleInterrupted((op) => ({ interrupted: op.key }), 60_000);
-      expect(settled).toEqual({ unknownOutcome: 2, released: 2, grantsExpired: 2 });
+      expect(settled).toEqual({ unknownOutcome: 2, parked: 2 });
       expect(await second.getOperation('u', 'running')).toMatchObject({
         state: 'done',
         result: { interrupted: 'running' },
@@ -131,21 +170,19 @@ describe('SqliteProxyStore across a reopen', () => {
         result: { interrupted: 'consumed' },
       });
       expect(await second.getOperation('u', 'finished')).toMatchObject({ state: 'done', result: { ok: 1 } });
-      expect(await second.getOperation('u', 'waiting')).toBeNull();
-      expect(await second.getOperation('u', 'approved')).toBeNull();
-      // The old approvals run nothing; a retry claims the released key at once.
-      expect(await second.decideGrant('g-pending', 'approved', now)).toBe('not_pending');
-      expect(await second.consumeGrant('g-approved', 'd', now)).toBe('expired');
+      // The waiting ones are parked: adoptable at once (not after the dead owner's lease), grants kept.
+      for (const key of ['waiting', 'approved']) {
+        expect(await second.getOperation('u', key)).toMatchObject({
+          state: 'awaiting_approval',
+          driveUntil: 0,
+        });
+        expect(await second.adoptOperation('u', key, `new-${key}`, now + 1000, now)).toMatchObject({
+          owner: `new-${key}`,
+        });
+      }
+      expect(await second.decideGrant('g-pending', 'approved', now)).toBe('approved');
+      expect(await second.consumeGrant('g-approved', 'd', now)).toBe('ok');
       expect(await second.consumeGrant('g-used', 'd', now)).toBe('used');
-      const retry = {
-        userId: 'u',
-        key: 'waiting',
-        digest: 'd',
-        state: 'awaiting_approval' as const,
-        owner: 'o2',
-      };
-      expect(await second.beginOperation(retry, 600_000, now)).toEqual({ started: true });
-      expect(second.settleInterrupted(() => null, 60_000)).toMatchObject({ unknownOutcome: 0 });
     } finally {
       await second.close();
     }

@@ -26,8 +26,12 @@ export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionReco
       at: inquiry.createdAt,
       what: `asked by ${showInvisible(inquiry.asker.name ?? inquiry.asker.tokenSubject)}`,
     },
-    { at: inquiry.deadlines.deviceAt, what: 'device deadline (tier 1)' },
-    { at: inquiry.deadlines.serviceAt, what: 'service deadline (tier 2)' },
+    ...(inquiry.deadlines.answerBy === undefined
+      ? [
+          { at: inquiry.deadlines.deviceAt, what: 'device deadline (tier 1)' },
+          { at: inquiry.deadlines.serviceAt, what: 'service deadline (tier 2)' },
+        ]
+      : [{ at: inquiry.deadlines.answerBy, what: 'end of the answer window' }]),
     ...(inquiry.resolvedAt !== undefined
       ? [{ at: inquiry.resolvedAt, what: `ended: ${outcomeText(inquiry.status, inquiry.resolvedBy)}` }]
       : []),

@@ -1,14 +1,11 @@
-import type { PendingInquiry } from '@hitl/client';
+import {
+  formatAnswerBy,
+  formatFullDate,
+  formatTimeLeft,
+  type PendingInquiry,
+  spokenTimeLeft,
+} from '@hitl/client';
 import { useEffect, useState } from 'react';
-
-/** "1:05" for 65 000 ms (rounded up, so 0:00 means the deadline has passed). */
-export function formatRemaining(ms: number): string {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
 
 function useNow(intervalMs: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -19,18 +16,41 @@ function useNow(intervalMs: number): number {
   return now;
 }
 
-/** Time left until this device's deadline (skew-corrected by the client), as text and a bar. */
+/** The last stretch before a deadline, shown in the danger colour. */
+const URGENT_MS = 10_000;
+
+/**
+ * Time left until this device's deadline (skew-corrected by the client), as text and a bar: tier 1,
+ * or the end of the answer window (`deadlines.answerBy`) for a question that may wait longer. Such a
+ * question also says when it may be answered until, in this device's own time ("answer by Thu 14:05");
+ * no device timer ends it (the service times it out then).
+ */
 export function Countdown({ inquiry }: { inquiry: PendingInquiry }) {
   const now = useNow(250);
   const remaining = inquiry.localDeviceAt - now;
   const total = Math.max(1, inquiry.deadlines.deviceAt - inquiry.createdAt);
   const share = Math.min(1, Math.max(0, remaining / total));
-  const urgent = remaining <= 10_000;
+  const urgent = remaining <= URGENT_MS;
+  const longWait = inquiry.deadlines.answerBy !== undefined;
   return (
     <div className={`countdown${urgent ? ' urgent' : ''}`}>
-      <span role="timer" aria-label="time left to answer">
-        {remaining > 0 ? `${formatRemaining(remaining)} left` : 'Time is up'}
+      <span
+        role="timer"
+        aria-label={remaining > 0 ? `${spokenTimeLeft(remaining)} left to answer` : 'Time is up'}
+      >
+        {remaining > 0 ? `${formatTimeLeft(remaining)} left` : 'Time is up'}
       </span>
+      {longWait ? (
+        <span className="answer-by">
+          answer by{' '}
+          <time
+            dateTime={new Date(inquiry.localDeviceAt).toISOString()}
+            title={formatFullDate(inquiry.localDeviceAt)}
+          >
+            {formatAnswerBy(inquiry.localDeviceAt, now)}
+          </time>
+        </span>
+      ) : null}
       <span className="bar" aria-hidden="true">
         <span className="fill" style={{ width: `${share * 100}%` }} />
       </span>

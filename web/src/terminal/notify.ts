@@ -1,5 +1,5 @@
 import type { PendingInquiry } from '@hitl/client';
-import { showInvisible } from '@hitl/protocol';
+import { notificationFor } from '@hitl/mobile-shell';
 
 export type NotifyPermission = NotificationPermission | 'unsupported';
 
@@ -13,22 +13,16 @@ export async function askNotificationPermission(): Promise<NotifyPermission> {
   return Notification.requestPermission();
 }
 
-/** The first line of the question as plain text, for a notification body. */
-export function preview(text: string, max = 140): string {
-  const line = showInvisible(text)
-    .replace(/[#>*_`[\]()!]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** A system notification for a new inquiry, when the person allowed them; a click brings the page up. */
+/**
+ * A system notification for a new inquiry, when the person allowed them; a click brings the page up.
+ * It says what the app's notification says (`notificationFor`: who asks, the question, and until when
+ * a question with an answer window may be answered).
+ */
 export function notifyNewInquiry(inquiry: PendingInquiry): void {
   if (notificationPermission() !== 'granted') return;
-  const who = showInvisible(inquiry.asker.name ?? inquiry.asker.tokenSubject);
-  const title = inquiry.kind === 'approval' ? `Approval needed (${who})` : `Question from ${who}`;
+  const { title, body } = notificationFor(inquiry);
   try {
-    const notification = new Notification(title, { body: preview(inquiry.question), tag: inquiry.inquiryId });
+    const notification = new Notification(title, { body, tag: inquiry.inquiryId });
     notification.onclick = () => {
       window.focus();
       notification.close();
@@ -37,9 +31,7 @@ export function notifyNewInquiry(inquiry: PendingInquiry): void {
     // Phones allow notifications only through a service worker (web/public/sw.js); the page shows it anyway.
     void navigator.serviceWorker
       ?.getRegistration()
-      .then((registration) =>
-        registration?.showNotification(title, { body: preview(inquiry.question), tag: inquiry.inquiryId }),
-      )
+      .then((registration) => registration?.showNotification(title, { body, tag: inquiry.inquiryId }))
       .catch(() => undefined);
   }
 }

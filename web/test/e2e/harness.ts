@@ -59,8 +59,8 @@ export const PHONE = {
 };
 
 /**
- * A browser context whose page records every system notification it raises (the real constructor
- * still runs) and every console message.
+ * A browser context whose page records every system notification it raises (titles in
+ * `__notifications`, bodies in `__notificationBodies`; the real constructor still runs).
  */
 export async function openContext(
   browser: Browser,
@@ -71,11 +71,14 @@ export async function openContext(
   await context.grantPermissions(['notifications'], { origin: node.url });
   await context.addInitScript(() => {
     const seen: string[] = [];
+    const bodies: string[] = [];
     (window as unknown as { __notifications: string[] }).__notifications = seen;
+    (window as unknown as { __notificationBodies: string[] }).__notificationBodies = bodies;
     const Original = window.Notification;
     class Recording extends Original {
       constructor(title: string, init?: NotificationOptions) {
         seen.push(title);
+        bodies.push(init?.body ?? '');
         super(title, init);
       }
     }
@@ -89,6 +92,8 @@ export interface OpenPage {
   /** Console errors and CSP reports seen so far. */
   problems: string[];
   dialogs: string[];
+  /** Every WebSocket frame the page sent (Socket.IO packets as text), oldest first. */
+  sent: string[];
 }
 
 /** Opens the terminal (or console) the way a person does: the URL `hitl serve` prints. */
@@ -96,6 +101,10 @@ export async function openApp(context: BrowserContext, node: RunningNode, query:
   const page = await context.newPage();
   const problems: string[] = [];
   const dialogs: string[] = [];
+  const sent: string[] = [];
+  page.on('websocket', (socket) => {
+    socket.on('framesent', (frame) => sent.push(String(frame.payload)));
+  });
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(m.text());
   });
@@ -105,7 +114,7 @@ export async function openApp(context: BrowserContext, node: RunningNode, query:
     void d.dismiss();
   });
   await page.goto(`${node.url}/?${query}`);
-  return { page, problems, dialogs };
+  return { page, problems, dialogs, sent };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

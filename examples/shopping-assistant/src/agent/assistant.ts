@@ -26,6 +26,8 @@ export interface AssistantOptions {
   style: Style;
   /** How long each question stays open, in ms (the service's own tier when absent). */
   timeoutMs?: number;
+  /** Patient mode: how long the customer has to answer each question (`answerWithinMs`). */
+  answerWithinMs?: number;
   /** How many products to recommend (default 3). */
   count?: number;
 }
@@ -134,6 +136,7 @@ async function inquiryInput(c: Conversation, step: AskStep): Promise<SendInquiry
     fallback: { onTimeout: 'default_answer' as const },
     idempotencyKey: `${c.id}:${c.round}`,
     ...(c.options.timeoutMs ? { timeoutMs: c.options.timeoutMs } : {}),
+    ...(c.options.answerWithinMs ? { answerWithinMs: c.options.answerWithinMs } : {}),
   };
   if (step.kind === 'ask')
     return { ...base, options: step.draft.options, defaultAnswer: step.draft.proposed };
@@ -147,6 +150,7 @@ async function ask(c: Conversation, input: SendInquiryInput): Promise<Reply> {
     const result = await c.deps.inquiries.ask(input, {
       ...(c.deps.signal ? { signal: c.deps.signal } : {}),
       onPending: (inquiryId) => c.emit({ type: 'waiting', round, inquiryId }),
+      onStillOpen: (inquiryId, checks) => c.emit({ type: 'still-open', round, inquiryId, checks }),
     });
     return classifyResult(result);
   } catch (error) {

@@ -1,7 +1,7 @@
 import { type InquiryResult, InquiryResultSchema, type SendInquiryInput } from '@hitl/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** How the assistant reaches the customer: the HITL inquiry service, over MCP. */
 export interface InquiryChannel {
@@ -19,6 +19,8 @@ export interface AskHooks {
   signal?: AbortSignal;
   /** Called once the service has created the inquiry (first progress notification). */
   onPending?: (inquiryId: string) => void;
+  /** Patient mode: a wait ended with the question still open; the assistant checks again. */
+  onStillOpen?: (inquiryId: string, checks: number) => void;
 }
 
 export interface ChannelOptions {
@@ -28,7 +30,17 @@ export interface ChannelOptions {
   token: string;
   /** Longest the assistant waits for one reply; keep it above the service tier (default 90 s). */
   maxTotalTimeoutMs?: number;
+  /**
+   * Patient mode: no call is held longer than {@link PATIENT_CALL_LIMIT_MS} (like a client that cuts
+   * calls at 60 s); a `pending` reply is collected with `get_inquiry` waits of `waitMs` until it ends.
+   */
+  patient?: { waitMs: number };
 }
+
+/** The longest one call may take in patient mode, like the stock clients that cut calls at 60 s. */
+export const PATIENT_CALL_LIMIT_MS = 60_000;
+/** How long each patient `get_inquiry` waits (well below the 60 s cut; the node caps it at its hold). */
+export const PATIENT_WAIT_MS = 45_000;
 
 /** How long to wait for a cancellation (or a late answer) to land after the call itself ended. */
 const SETTLE_WAIT_MS = 5000;
@@ -44,6 +56,69 @@ function readResult(result: CallToolResult): InquiryResult {
     throw new Error(`unexpected inquiry result: ${issue?.path.join('.')}: ${issue?.message}`);
   }
   return parsed.data;
+}
+
+/**
+ * Asks and collects the answer the patient way: `send_inquiry` (which returns `pending` at the end of
+ * its hold when the answer window is longer), then `get_inquiry` with `waitMs` in a loop until the
+ * question is answered, refused, timed out at the window's end, or cancelled. No call is held longer
+ * than {@link PATIENT_CALL_LIMIT_MS}, and none resets its limit on progress, so a client that cuts
+ * calls at 60 s gets the answer the same way. Every wait ends well before the cut (the hold is the
+ * service tier, 50 s; each `waitMs` 45 s): a cut call is not harmless, because the SDK sends
+ * `notifications/cancelled` when its time limit ends, and that cancels the question. Should one be
+ * cut anyway (a slow network), `get_inquiry` then reports how the question really ended.
+ */
+async function askPatiently(
+  client: Client,
+  input: SendInquiryInput,
+  hooks: AskHooks,
+  waitMs: number,
+): Promise<InquiryResult> {
+  const signal = hooks.signal;
+  const callOptions = { timeout: PATIENT_CALL_LIMIT_MS, ...(signal ? { signal } : {}) };
+  let inquiryId: string | undefined;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    readResult(
+      (await client.callTool({ name, arguments: args }, undefined, {
+        ...callOptions,
+        onprogress: (progress) => {
+          const id = (progress as { _meta?: { inquiryId?: unknown } })._meta?.inquiryId;
+          if (inquiryId === undefined && typeof id === 'string') {
+            inquiryId = id;
+            hooks.onPending?.(id);
+          }
+        },
+      })) as CallToolResult,
+    );
+  let outcome: InquiryResult | undefined;
+  try {
+    outcome = await call('send_inquiry', input);
+  } catch (error) {
+    if (signal?.aborted || !isCut(error)) throw error;
+  }
+  // Found by its idempotency key when the first call was cut before it named the inquiry.
+  const target = () => (inquiryId ? { inquiryId } : { idempotencyKey: input.idempotencyKey ?? '' });
+  if (outcome?.inquiryId && inquiryId === undefined) {
+    inquiryId = outcome.inquiryId;
+    hooks.onPending?.(outcome.inquiryId);
+  }
+  let checks = 0;
+  while (outcome === undefined || outcome.status === 'pending') {
+    signal?.throwIfAborted();
+    if (outcome && inquiryId) hooks.onStillOpen?.(inquiryId, ++checks);
+    try {
+      outcome = await call('get_inquiry', { ...target(), waitMs });
+    } catch (error) {
+      if (signal?.aborted || !isCut(error)) throw error;
+      outcome = undefined;
+    }
+  }
+  return outcome;
+}
+
+/** The client's own time limit cut the call (it also cancelled the question it held). */
+function isCut(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout;
 }
 
 /** Connects an MCP client (Streamable HTTP, bearer token) to the inquiry service. */
@@ -71,6 +146,7 @@ export async function connectInquiries(options: ChannelOptions): Promise<Inquiry
         .trim();
     },
     async ask(input, hooks = {}) {
+      if (options.patient) return askPatiently(client, input, hooks, options.patient.waitMs);
       let inquiryId: string | undefined;
       try {
         const result = await client.callTool({ name: 'send_inquiry', arguments: input }, undefined, {

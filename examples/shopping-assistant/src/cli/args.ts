@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 export const DEFAULT_REQUEST = 'I need new running shoes for my marathon training';
 
+/** The answer window of `--patient` when none is given: one day. */
+export const DEFAULT_ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 export const USAGE = `Usage: shopping-assistant [options] [request...]
 
 A shopping assistant that asks the customer (through the HITL inquiry service) before it searches.
@@ -13,6 +16,10 @@ Options:
   --url <url>          the inquiry service (default $HITL_URL or http://127.0.0.1:$PORT, port 8787)
   --user <id>          who to ask, when the assistant signs its own token (default demo)
   --timeout-ms <ms>    how long each question stays open (default: the service's timeout)
+  --patient            let the customer answer later: each question stays open for the answer window,
+                       and the assistant collects the answer with get_inquiry (no call lasts over 60 s)
+  --answer-within-ms <ms>
+                       the answer window with --patient (default 86400000, one day; the node caps it)
   --count <n>          how many products to recommend (default 3)
   -h, --help           show this help
 
@@ -27,13 +34,18 @@ const ArgsSchema = z.object({
   url: z.string().url().optional(),
   user: z.string().min(1).max(200).default('demo'),
   timeoutMs: z.coerce.number().int().min(1000).optional(),
+  patient: z.boolean().default(false),
+  answerWithinMs: z.coerce.number().int().min(1000).default(DEFAULT_ANSWER_WINDOW_MS),
   count: z.coerce.number().int().min(1).max(10).default(3),
   help: z.boolean().default(false),
   request: z.string().min(1).max(2000),
 });
 export type CliArgs = z.infer<typeof ArgsSchema>;
 
-const FLAG_NAMES: Record<string, string> = { timeoutMs: '--timeout-ms' };
+const FLAG_NAMES: Record<string, string> = {
+  timeoutMs: '--timeout-ms',
+  answerWithinMs: '--answer-within-ms',
+};
 
 /**
  * Reads the command line.
@@ -49,14 +61,19 @@ export function readArgs(argv: string[]): CliArgs {
       url: { type: 'string' },
       user: { type: 'string' },
       'timeout-ms': { type: 'string' },
+      patient: { type: 'boolean' },
+      'answer-within-ms': { type: 'string' },
       count: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const { 'timeout-ms': timeoutMs, ...rest } = values;
+  const { 'timeout-ms': timeoutMs, 'answer-within-ms': answerWithinMs, ...rest } = values;
   const parsed = ArgsSchema.safeParse({
     ...rest,
     timeoutMs,
+    answerWithinMs,
+    // An answer window only makes sense for a patient assistant.
+    ...(answerWithinMs !== undefined ? { patient: true } : {}),
     request: positionals.join(' ').trim() || DEFAULT_REQUEST,
   });
   if (!parsed.success) {

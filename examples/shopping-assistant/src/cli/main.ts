@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { runAssistant } from '../agent/assistant.js';
 import { type Brain, ruleBrain } from '../agent/brain.js';
-import { connectInquiries } from '../agent/inquiry-channel.js';
+import { connectInquiries, PATIENT_WAIT_MS } from '../agent/inquiry-channel.js';
 import { llmBrain } from '../agent/llm-brain.js';
 import { loadCatalogue } from '../catalogue/load.js';
 import type { Catalogue } from '../catalogue/schema.js';
@@ -49,7 +49,12 @@ async function converse(args: CliArgs, io: CliIo, url: string): Promise<number> 
   if (warning) io.stderr.write(`shopping-assistant: ${warning}\n`);
   const catalogue = io.catalogue ?? (await loadCatalogue());
   const maxTotalTimeoutMs = Number(io.env.HITL_CLIENT_TIMEOUT_MS) || 90_000;
-  const inquiries = await connectInquiries({ url, token, maxTotalTimeoutMs });
+  const inquiries = await connectInquiries({
+    url,
+    token,
+    maxTotalTimeoutMs,
+    ...(args.patient ? { patient: { waitMs: PATIENT_WAIT_MS } } : {}),
+  });
   const print = (lines: string[]) => io.stdout.write(`${lines.join('\n')}\n`);
   try {
     const result = await runAssistant(
@@ -61,7 +66,12 @@ async function converse(args: CliArgs, io: CliIo, url: string): Promise<number> 
         ...(io.signal ? { signal: io.signal } : {}),
       },
       args.request,
-      { style: args.style, count: args.count, ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}) },
+      {
+        style: args.style,
+        count: args.count,
+        ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+        ...(args.patient ? { answerWithinMs: args.answerWithinMs } : {}),
+      },
     );
     if (args.json) print([JSON.stringify(result, null, 2)]);
     else print([`In short: ${describeFacts(result.facts)}`]);

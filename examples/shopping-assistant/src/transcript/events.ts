@@ -20,6 +20,8 @@ export type TranscriptEvent =
       proposed?: InquiryResponse;
     }
   | { type: 'waiting'; round: number; inquiryId: string }
+  /** Patient mode: a wait ended with the question still open on the devices; checking again. */
+  | { type: 'still-open'; round: number; inquiryId: string; checks: number }
   | { type: 'reply'; round: number; reply: Reply; facts: Facts }
   | { type: 'search'; steps: SearchStep[]; relaxed: Slot[] }
   | { type: 'recommend'; items: Recommendation[]; note?: string }

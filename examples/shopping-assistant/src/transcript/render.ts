@@ -99,6 +99,10 @@ export function renderEvent(event: TranscriptEvent): string[] {
       return askLines(event);
     case 'waiting':
       return [`    waiting for an answer on your devices (inquiry ${event.inquiryId})`];
+    case 'still-open':
+      return [
+        `    not answered yet; the question stays open on your devices, checking again (get_inquiry #${event.checks})`,
+      ];
     case 'reply':
       return [
         `    ${REPLY_MARKS[event.reply.kind]} ${describeReply(event.reply)}`,

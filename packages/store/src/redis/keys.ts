@@ -2,7 +2,7 @@
  * Every Redis key and channel name the store uses, built in this one place.
  *
  * Hash tags (`{...}`) keep keys that one script touches in one Cluster slot: an inquiry's hash and
- * its events share `{<id>}`; a user's idempotency keys and sets share `{u:<userId>}`. Global keys
+ * its events share `{<id>}`; a user's idempotency keys, sets and tasks share `{u:<userId>}`. Global keys
  * are each touched alone.
  */
 export interface StoreKeys {
@@ -29,6 +29,10 @@ export interface StoreKeys {
   resolvedChannel: string;
   /** String: the inquiry an open MCP call waits on (for cancels that reach another node). */
   call(callKey: string): string;
+  /** String (JSON, expires with the task): an MCP task of the user, under the user's hash tag. */
+  task(userId: string, taskId: string): string;
+  /** Sorted set (score 0, lex order = creation order): `<listKey>:<taskId>` of the user's tasks. */
+  userTasks(userId: string): string;
 }
 
 /**
@@ -49,5 +53,7 @@ export function storeKeys(prefix: string): StoreKeys {
     deadlines: `${prefix}deadlines`,
     resolvedChannel: `${prefix}resolved`,
     call: (callKey) => `${prefix}call:${callKey}`,
+    task: (userId, taskId) => `${user(userId)}:task:${taskId}`,
+    userTasks: (userId) => `${user(userId)}:tasks`,
   };
 }

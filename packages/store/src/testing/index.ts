@@ -4,6 +4,7 @@ export {
   type RevocationFixture,
   runRevocationContract,
 } from './contract-revocations.js';
+export { type MakeTasks, runTaskContract, sampleTask, type TaskFixture } from './contract-tasks.js';
 export {
   answered,
   eventually,

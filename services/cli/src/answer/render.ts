@@ -1,4 +1,4 @@
-import type { PendingInquiry, ResolvedNotice } from '@hitl/client';
+import { formatAnswerBy, type PendingInquiry, type ResolvedNotice } from '@hitl/client';
 import { countdown, indented, numbered, plain, preview } from './text.js';
 
 /** Who asked, as the person knows them: the agent token's name, else its subject. */
@@ -35,9 +35,19 @@ function contextLines(inquiry: PendingInquiry): string[] {
   return ['  context:', ...indented(text, '    ')];
 }
 
+/**
+ * For a question with an answer window (`deadlines.answerBy`): until when it may be answered, in this
+ * computer's own time ("answer by Thu 14:05"); nothing for one that ends with the hold.
+ */
+export const answerByText = (inquiry: PendingInquiry, now: number): string | undefined =>
+  inquiry.deadlines.answerBy === undefined
+    ? undefined
+    : `answer by ${formatAnswerBy(inquiry.localDeviceAt, now)}`;
+
 /** An inquiry as printed when it opens: title, time left, question, then options / action / context. */
 export function inquiryLines(inquiry: PendingInquiry, now: number): string[] {
-  const title = `-- ${titleOf(inquiry)} -- ${timeLeft(inquiry, now)}`;
+  const until = answerByText(inquiry, now);
+  const title = `-- ${titleOf(inquiry)} -- ${timeLeft(inquiry, now)}${until ? `, ${until}` : ''}`;
   return [
     '',
     title,

@@ -1,3 +1,4 @@
+import { formatTimeLeft } from '@hitl/client';
 import { showInvisible } from '@hitl/protocol';
 
 /**
@@ -16,14 +17,8 @@ export function preview(text: string, max = 60): string {
   return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }
 
-/** "1:05" for 65 000 ms, rounded up, so "0:00" means the deadline has passed. */
-export function countdown(ms: number): string {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
+/** Time left, as the web page shows it too (`formatTimeLeft` in @hitl/client). */
+export const countdown = formatTimeLeft;
 
 /** "  1) S" lines for a list of options. */
 export function numbered(options: readonly string[], indent = '  '): string[] {

@@ -22,7 +22,7 @@ export interface InquiryServiceDeps {
   logger: Logger;
   events: InquiryEvents;
   metrics: InquiryMetrics;
-  config: { tiers: TimeoutTiers; maxPendingPerUser: number; texts: PresetTexts };
+  config: { tiers: TimeoutTiers; maxAnswerWindowMs: number; maxPendingPerUser: number; texts: PresetTexts };
   /** Fallback decisions and the audit log; without them every ending writes its preset outcome. */
   decisions?: DecisionDeps;
 }
@@ -58,6 +58,12 @@ export class InquiryService {
         `timeoutMs: must be at most ${config.tiers.serviceMs} (the service timeout)`,
       );
     }
+    if (input.answerWithinMs !== undefined && input.answerWithinMs > config.maxAnswerWindowMs) {
+      throw new HitlError(
+        'invalid_input',
+        `answerWithinMs: must be at most ${config.maxAnswerWindowMs} (the longest answer window this service allows)`,
+      );
+    }
     const now = clock.now();
     const content: InquiryContent = {
       question: input.question,
@@ -80,7 +86,7 @@ export class InquiryService {
         asker: stripUndefined({ tokenSubject: asker.tokenSubject, name: asker.name }),
         ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
         createdAt: now,
-        deadlines: computeDeadlines(now, config.tiers, input.timeoutMs),
+        deadlines: computeDeadlines(now, config.tiers, input.timeoutMs, input.answerWithinMs),
       },
       { maxPendingPerUser: config.maxPendingPerUser },
     );
@@ -133,7 +139,12 @@ export class InquiryService {
       if (problem) throw new HitlError('invalid_input', `response: ${problem}`);
     }
     if (ending.type === 'device-timer' && !deviceTimeoutAllowed(inquiry.deadlines, now)) {
-      throw new HitlError('too_early', `the device deadline is ${inquiry.deadlines.deviceAt - now} ms away`);
+      throw new HitlError(
+        'too_early',
+        inquiry.deadlines.answerBy === undefined
+          ? `the device deadline is ${inquiry.deadlines.deviceAt - now} ms away`
+          : 'this question has an answer window: no device timer ends it',
+      );
     }
     const { fallback } = this;
     const plan = fallback?.plan(inquiry, ending);

@@ -5,6 +5,8 @@ import type { InquiryService } from './inquiry-service.js';
 import type { Clock } from './ports.js';
 
 const SWEEP_BATCH = 200;
+/** The longest delay `setTimeout` keeps (about 24.8 days); a later deadline re-arms in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Tier 2: resolves every inquiry still pending at its service deadline. A local timer fires on time
@@ -44,10 +46,14 @@ export class ServiceTimers {
   schedule(inquiry: Inquiry): void {
     if (inquiry.status !== 'pending' || this.timers.has(inquiry.inquiryId)) return;
     const delay = Math.max(0, inquiry.deadlines.serviceAt - this.deps.clock.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(inquiry.inquiryId);
-      void this.expire(inquiry.inquiryId);
-    }, delay);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(inquiry.inquiryId);
+        if (delay > MAX_TIMER_MS) this.schedule(inquiry);
+        else void this.expire(inquiry.inquiryId);
+      },
+      Math.min(delay, MAX_TIMER_MS),
+    );
     timer.unref();
     this.timers.set(inquiry.inquiryId, timer);
   }

@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { type McpRouteDeps, mcpRoutes } from '../mcp/mcp-route.js';
 import type { NodeMetrics } from '../metrics.js';
+import { type AnswerLinkDeps, answerLinkRoutes } from './answer-link-routes.js';
 import { guardHost } from './auth.js';
 import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
@@ -13,8 +14,15 @@ import { errorResponse } from './errors.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { type RevocationRouteDeps, revocationRoutes } from './revocation-routes.js';
 import { webRoutes } from './web-routes.js';
+import { type WebhookRouteDeps, webhookRoutes } from './webhook-routes.js';
 
-export interface AppDeps extends RestDeps, McpRouteDeps, DecisionRouteDeps, RevocationRouteDeps {
+export interface AppDeps
+  extends RestDeps,
+    Omit<AnswerLinkDeps, 'service' | 'limiter'>,
+    McpRouteDeps,
+    DecisionRouteDeps,
+    RevocationRouteDeps,
+    WebhookRouteDeps {
   store: InquiryStore;
   metrics: NodeMetrics;
   hostPolicy: HostPolicy;
@@ -30,6 +38,7 @@ function apiRoutes(deps: AppDeps): Hono {
   api.route('/', restRoutes(deps));
   api.route('/', decisionRoutes(deps));
   api.route('/', revocationRoutes(deps));
+  api.route('/', webhookRoutes(deps));
   return api;
 }
 
@@ -57,6 +66,9 @@ export function createApp(deps: AppDeps): Hono {
 
   app.route('/mcp', mcpRoutes(deps));
   app.route('/api', apiRoutes(deps));
+  const links = answerLinkRoutes(deps);
+  links.onError(restErrors(deps.logger));
+  app.route('/a', links);
   // Registered after the routes above, which answer without calling `next`: the web app and unknown paths.
   app.use('*', guardHost(deps.hostPolicy));
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));

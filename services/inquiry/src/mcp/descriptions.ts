@@ -4,10 +4,13 @@ export const DEFAULT_DESCRIPTIONS = {
     'Ask the person you are working for and wait for their reply. Do this whenever their intent is unclear, ' +
     'a detail is missing, or before any action they have not clearly approved: never guess, and never ask in ' +
     'plain text. They can answer from any device they have open. If nobody answers in time, or they would ' +
-    'rather not say, the reply tells you so; treat that as "no answer", never as a yes.',
+    'rather not say, the reply tells you so; treat that as "no answer", never as a yes. If they may need ' +
+    'longer (hours or days), give answerWithinMs: when the reply says "pending", the question is still open ' +
+    'for them; collect the answer with get_inquiry.',
   get_inquiry:
     'Check on a question you asked the person earlier (by its inquiryId or your idempotencyKey) and collect ' +
-    'their reply. Use it when your wait was cut short; pass waitMs to wait a little for the reply.',
+    'their reply. Use it when the reply was "pending" or your wait was cut short: pass waitMs to wait for ' +
+    'the reply, and call again while it says "pending"; that never means yes.',
 } as const;
 
 export type DescribedTool = keyof typeof DEFAULT_DESCRIPTIONS;

@@ -12,11 +12,12 @@ export class HeldCalls {
 
   /**
    * Registers a call. Its controller is aborted when the node drains (the call then answers
-   * `pending`; the inquiry stays answerable). One per call on purpose: combining each call's signal
+   * `pending`; the inquiry stays answerable). `cancelsInquiry` false: a `notifications/cancelled`
+   * for the call ends only the call (a task's `tasks/result`). One per call on purpose: combining each call's signal
    * with one node-wide signal would leak a reference per call for the node's lifetime.
    */
-  hold(key: string, inquiryId: string): HeldCall {
-    const call = { inquiryId, controller: new AbortController() };
+  hold(key: string, inquiryId: string, cancelsInquiry = true): HeldCall {
+    const call = { inquiryId, cancelsInquiry, controller: new AbortController() };
     this.calls.set(key, call);
     return call;
   }
@@ -36,8 +37,9 @@ export class HeldCalls {
     return new Promise((resolve) => this.emptied.push(resolve));
   }
 
-  inquiryFor(key: string): string | undefined {
-    return this.calls.get(key)?.inquiryId;
+  /** The call held here under `key`, if any. */
+  get(key: string): HeldCall | undefined {
+    return this.calls.get(key);
   }
 
   get size(): number {
@@ -53,5 +55,7 @@ export class HeldCalls {
 /** One suspended `tools/call` this node holds open. */
 export interface HeldCall {
   inquiryId: string;
+  /** A `notifications/cancelled` for this call cancels its inquiry. */
+  cancelsInquiry: boolean;
   controller: AbortController;
 }

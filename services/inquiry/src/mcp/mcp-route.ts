@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { HostPolicy, TokenService } from '@hitl/auth';
 import { LIMITS, type TokenClaims } from '@hitl/protocol';
-import type { InquiryStore } from '@hitl/store';
+import type { InquiryStore, TaskStore } from '@hitl/store';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -17,6 +17,7 @@ import { directCallOf, KEEP_ALIVE_MS, serveDirectCall } from './direct-call.js';
 import { HeldCalls } from './held-calls.js';
 import { type McpBodyVariables, readMcpBody } from './mcp-body.js';
 import { createMcpServer } from './mcp-server.js';
+import { unsupportedVersion } from './protocol-version.js';
 import { SseKeepAlive } from './sse-keep-alive.js';
 
 export interface McpRouteDeps {
@@ -32,19 +33,35 @@ export interface McpRouteDeps {
   maxWaitMs: number;
   draining: () => boolean;
   storeReady: () => boolean;
+  /** MCP task handles, in the same store as the inquiries. */
+  tasks: TaskStore;
+  maxAnswerWindowMs: number;
+  retentionMs: number;
   version: string;
 }
 
 type Env = { Variables: McpBodyVariables };
 
 /** `notifications/cancelled` messages in a POST body (single message or batch). */
-function cancelledRequestIds(body: unknown): (string | number)[] {
+function cancellations(body: unknown): { requestId: string | number; reason?: string }[] {
   const messages = Array.isArray(body) ? body : [body];
   return messages.flatMap((m) => {
-    const msg = m as { method?: unknown; params?: { requestId?: unknown } } | null;
-    const id = msg?.method === 'notifications/cancelled' ? msg.params?.requestId : undefined;
-    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+    const msg = m as { method?: unknown; params?: { requestId?: unknown; reason?: unknown } } | null;
+    if (msg?.method !== 'notifications/cancelled') return [];
+    const { requestId, reason } = msg.params ?? {};
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return [];
+    return [{ requestId, ...(typeof reason === 'string' ? { reason } : {}) }];
   });
+}
+
+/**
+ * A client whose own timer cut the call says so in the reason (the TS SDK sends "MCP error -32001:
+ * Request timed out"). That is not a person or agent calling the question off: like a dropped
+ * connection it only ends the call, and the answer is collected later (`get_inquiry`, the same
+ * `idempotencyKey`). docs/CLIENTS.md says so.
+ */
+export function isClientTimeout(reason: string | undefined): boolean {
+  return reason !== undefined && /-32001|timed? ?out/i.test(reason);
 }
 
 /**
@@ -72,9 +89,15 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
 
   app.post('/', requireRole(deps.tokens, ['agent']), readMcpBody(deps.limiter, deps.logger), async (c) => {
     const body = c.get('mcpBody');
+    const refusal = unsupportedVersion(c, body);
+    if (refusal) return refusal;
     const claims = c.get('claims');
     const tokenKey = c.get('tokenKey');
-    for (const requestId of cancelledRequestIds(body)) void cancelHeldCall(deps, claims, tokenKey, requestId);
+    for (const { requestId, reason } of cancellations(body)) {
+      if (isClientTimeout(reason))
+        deps.logger.info({ requestId, reason }, 'client timed out; the inquiry stays open');
+      else void cancelHeldCall(deps, claims, tokenKey, requestId);
+    }
 
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     const direct = directCallOf(body, c.req.raw.headers);
@@ -160,7 +183,10 @@ async function cancelHeldCall(
 ): Promise<void> {
   const key = HeldCalls.key(tokenKey, requestId);
   try {
-    const inquiryId = deps.heldCalls.inquiryFor(key) ?? (await deps.store.recallCall(key));
+    // A call held here answers for itself (a task's `tasks/result` cancels nothing); otherwise the
+    // store knows the calls other nodes hold.
+    const held = deps.heldCalls.get(key);
+    const inquiryId = held ? held.cancelsInquiry && held.inquiryId : await deps.store.recallCall(key);
     if (!inquiryId) return;
     await deps.service.settle(inquiryId, claims.sub, { type: 'cancel' });
   } catch (error) {

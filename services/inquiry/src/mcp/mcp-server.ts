@@ -1,14 +1,19 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CancelTaskRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
   ListPromptsRequestSchema,
+  ListTasksRequestSchema,
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CLARIFY_PROMPT, type DescribedTool } from './descriptions.js';
+import { cancelTask, getTask, getTaskResult, listTasks } from './tasks.js';
 import { type CallContext, callTool } from './tool-calls.js';
 import { toolList } from './tool-list.js';
 
@@ -25,10 +30,25 @@ export function createMcpServer(ctx: McpContext): Server {
   const server = new Server(
     { name: 'hitl-inquiry', version: ctx.version },
     // One validator for every per-request server: the SDK would build a fresh Ajv for each one.
-    { capabilities: { tools: {}, prompts: {} }, jsonSchemaValidator: SHARED_VALIDATOR },
+    // Tasks: our own handlers over the task store (tasks.ts), not the SDK's TaskStore plumbing,
+    // whose status lives in the store and whose results are stored copies.
+    {
+      capabilities: {
+        tools: {},
+        prompts: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      jsonSchemaValidator: SHARED_VALIDATOR,
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(ctx.descriptions) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(ctx, request.params, extra));
+  server.setRequestHandler(GetTaskRequestSchema, (request) => getTask(ctx, request.params.taskId));
+  server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) =>
+    getTaskResult(ctx, request.params.taskId, extra),
+  );
+  server.setRequestHandler(CancelTaskRequestSchema, (request) => cancelTask(ctx, request.params.taskId));
+  server.setRequestHandler(ListTasksRequestSchema, (request) => listTasks(ctx, request.params?.cursor));
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: [
       {

@@ -39,8 +39,29 @@ function decisionText(result: InquiryResult): string {
   return words.join(' ');
 }
 
+/** What the pending text can tell: the end of the answer window, and how long one wait may be. */
+export interface PendingHints {
+  answerBy?: number;
+  waitMs?: number;
+}
+
+/** `pending`: nothing happened yet, nothing is approved, and how to collect the answer. */
+function pendingText(id: string | null | undefined, hints: PendingHints): string {
+  const until =
+    hints.answerBy === undefined
+      ? 'The question is still open on their devices.'
+      : `The question stays open on their devices until ${new Date(hints.answerBy).toISOString()}.`;
+  const args = JSON.stringify({ inquiryId: id, ...(hints.waitMs ? { waitMs: hints.waitMs } : {}) });
+  return (
+    `The person has not answered yet. ${until} Nothing is answered, approved or decided: do not act as if ` +
+    `they replied. To collect the answer, call get_inquiry with ${args}; it returns the answer as soon as ` +
+    'they give it, or "pending" again when that wait ends. Repeat until it is no longer pending; you may do ' +
+    'other work in between.'
+  );
+}
+
 /** The text the model reads; it never lets silence or a refusal read as a human answer. */
-export function resultText(result: InquiryResult): string {
+export function resultText(result: InquiryResult, hints: PendingHints = {}): string {
   const id = result.inquiryId;
   const by = result.resolvedBy;
   if (by?.kind === 'decision-agent' && result.status !== 'pending') return decisionText(result);
@@ -61,10 +82,7 @@ export function resultText(result: InquiryResult): string {
     case 'cancelled':
       return 'The question was cancelled; no human answered.';
     case 'pending':
-      return (
-        'No answer yet: the question is still open for the person. ' +
-        `Call get_inquiry with {"inquiryId":"${id}"} to collect the answer later.`
-      );
+      return pendingText(id, hints);
     case 'not_found':
       return 'No question with that id or key exists for this person.';
   }

@@ -7,10 +7,11 @@ import {
   type TokenClaims,
   toInquiryResult,
 } from '@hitl/protocol';
-import type { InquiryStore } from '@hitl/store';
+import type { InquiryStore, TaskStore } from '@hitl/store';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
+  type CreateTaskResult,
   ErrorCode,
   McpError,
   type ServerNotification,
@@ -23,6 +24,7 @@ import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
 import { resultText } from './result-text.js';
+import { createTask } from './tasks.js';
 
 /**
  * The tool logic both `/mcp` paths share: the per-request SDK server (`mcp-server.ts`) and the
@@ -38,12 +40,18 @@ export interface CallContext {
   claims: TokenClaims;
   tokenKey: string;
   heartbeatMs: number;
-  /** Longest a `get_inquiry` wait may last (below the client tier). */
+  /** Longest a held call waits: a `get_inquiry` wait, or `send_inquiry`'s hold (the service tier). */
   maxWaitMs: number;
   /** The node is draining: no new inquiries. */
   draining: () => boolean;
   /** False while the shared store is known to be unreachable: new inquiries fail fast. */
   storeReady: () => boolean;
+  /** MCP task handles (tasks.ts). */
+  tasks: TaskStore;
+  /** The longest answer window; a task's ttl is capped to it. */
+  maxAnswerWindowMs: number;
+  /** How long a resolved inquiry (and so its task's result) stays readable, in ms. */
+  retentionMs: number;
 }
 
 /** The part of the SDK's request context a tool call uses; the direct path provides it too. */
@@ -74,9 +82,11 @@ export function toMcpError(error: unknown): McpError {
   return new McpError(ErrorCode.InternalError, 'internal error');
 }
 
-function toolResult(inquiry: Inquiry | null, now: number): CallToolResult {
+/** The result both tools return (and a task's `tasks/result`): the text the model reads and the structure. */
+export function toolResult(inquiry: Inquiry | null, now: number, maxWaitMs?: number): CallToolResult {
   const structured = toInquiryResult(inquiry, now);
-  return { content: [{ type: 'text', text: resultText(structured) }], structuredContent: structured };
+  const text = resultText(structured, { answerBy: inquiry?.deadlines.answerBy, waitMs: maxWaitMs });
+  return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
 /**
@@ -85,10 +95,20 @@ function toolResult(inquiry: Inquiry | null, now: number): CallToolResult {
  */
 export async function callTool(
   ctx: CallContext,
-  params: { name: string; arguments?: unknown },
+  params: { name: string; arguments?: unknown; task?: { ttl?: number } },
   extra: CallExtra,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | CreateTaskResult> {
   try {
+    if (params.task !== undefined && (params.name === 'send_inquiry' || params.name === 'get_inquiry')) {
+      // The spec's answer to a task for a tool whose taskSupport is "forbidden": method not found.
+      if (params.name !== 'send_inquiry') {
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `${params.name} does not run as a task (its execution.taskSupport is "forbidden"); call it without params.task`,
+        );
+      }
+      return await createTask(ctx, parseArgs(SendInquiryInputSchema, params.arguments), params.task);
+    }
     if (params.name === 'send_inquiry') return await sendInquiry(ctx, params.arguments, extra);
     if (params.name === 'get_inquiry') return await getInquiry(ctx, params.arguments, extra);
   } catch (error) {
@@ -109,12 +129,22 @@ async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): P
   );
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry);
   try {
-    // Past the service deadline the timer has resolved it; halfway to the client tier is the safety net.
-    const { serviceAt, clientAt } = inquiry.deadlines;
-    return await hold(ctx, inquiry, extra, serviceAt + Math.floor((clientAt - serviceAt) / 2));
+    return await hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs));
   } finally {
     heartbeat?.stop();
   }
+}
+
+/**
+ * When `send_inquiry` stops holding. Past the service deadline the timer has resolved the inquiry;
+ * halfway to the client tier is the safety net. An answer window longer than the hold ends the call
+ * at the hold with `pending` (a re-attached call holds afresh), and the inquiry stays open.
+ */
+function holdDeadline(ctx: CallContext, inquiry: Inquiry, timeoutMs: number | undefined): number {
+  const { serviceAt, clientAt, answerBy } = inquiry.deadlines;
+  const safetyNet = serviceAt + Math.floor((clientAt - serviceAt) / 2);
+  if (answerBy === undefined) return safetyNet;
+  return Math.min(safetyNet, ctx.clock.now() + Math.min(timeoutMs ?? ctx.maxWaitMs, ctx.maxWaitMs));
 }
 
 async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Promise<CallToolResult> {
@@ -124,7 +154,8 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
     ? await ctx.service.find(input.inquiryId, userId)
     : await ctx.service.findByKey(userId, input.idempotencyKey ?? '');
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
-  if (inquiry?.status !== 'pending' || waitMs === 0) return toolResult(inquiry, ctx.clock.now());
+  if (inquiry?.status !== 'pending' || waitMs === 0)
+    return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs);
   try {
     return await hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
@@ -140,23 +171,41 @@ async function hold(
   extra: CallExtra,
   deadline: number,
 ): Promise<CallToolResult> {
+  const latest = await waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true });
+  return toolResult(latest, ctx.clock.now(), ctx.maxWaitMs);
+}
+
+/**
+ * Suspends a call until the inquiry ends, the caller goes away, the node drains, or `deadline`,
+ * and returns the inquiry as it is then. With `cancelsInquiry` a `notifications/cancelled` for this
+ * call (on any node) cancels the inquiry; a task's `tasks/result` wait does not (only `tasks/cancel`
+ * does). Either way a draining node releases the call.
+ */
+export async function waitForEnd(
+  ctx: CallContext,
+  inquiry: Inquiry,
+  extra: CallExtra,
+  deadline: number,
+  { cancelsInquiry }: { cancelsInquiry: boolean },
+): Promise<Inquiry> {
   const { inquiryId } = inquiry;
-  if (inquiry.status !== 'pending') return toolResult(inquiry, ctx.clock.now());
+  if (inquiry.status !== 'pending') return inquiry;
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
-  const call = ctx.heldCalls.hold(key, inquiryId);
+  const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry);
   try {
-    // A cancel for this call may reach another node: let it find the inquiry through the store.
-    // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
-    const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
-    ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
+    if (cancelsInquiry) {
+      // A cancel for this call may reach another node: let it find the inquiry through the store.
+      // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
+      const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
+      ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
+    }
     // The caller going away ends the wait too: one listener, lighter than a composite signal per call.
     const { signal } = call.controller;
     if (extra.signal.aborted) call.controller.abort(extra.signal.reason);
     else extra.signal.addEventListener('abort', onCallerGone, { once: true });
     for (;;) {
       try {
-        const latest = await ctx.service.wait(inquiryId, signal, deadline);
-        return toolResult(latest ?? inquiry, ctx.clock.now());
+        return (await ctx.service.wait(inquiryId, signal, deadline)) ?? inquiry;
       } catch (error) {
         // A store outage (Redis restarting) pauses the wait instead of failing the call.
         if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;

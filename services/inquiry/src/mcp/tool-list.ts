@@ -31,6 +31,8 @@ export function toolList(descriptions: Record<DescribedTool, string>): Tool[] {
       inputSchema: SCHEMAS.send_inquiry,
       outputSchema: SCHEMAS.output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      // A client that cannot hold a call for the answer asks it as an MCP task instead.
+      execution: { taskSupport: 'optional' },
     },
     {
       name: 'get_inquiry',
@@ -39,6 +41,8 @@ export function toolList(descriptions: Record<DescribedTool, string>): Tool[] {
       inputSchema: SCHEMAS.get_inquiry,
       outputSchema: SCHEMAS.output,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      // A bounded check on a question; a task is what send_inquiry offers for the long wait.
+      execution: { taskSupport: 'forbidden' },
     },
   ];
 }

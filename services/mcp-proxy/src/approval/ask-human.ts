@@ -12,19 +12,28 @@ export interface ApprovalRequest {
   critical: boolean;
   /** The agent's `_meta.confidence`, when it was a valid number. */
   confidence?: number;
-  /** How long the human has; undefined: the inquiry node's service tier. */
+  /** How long the call is held (`timeoutMs`); undefined: the inquiry node's service tier. */
   timeoutMs?: number;
+  /** The hold in ms, as the proxy counts it (`timeoutMs`, else the service tier). */
+  holdMs: number;
+  /** How long the human has (`answerWithinMs`), when longer than the hold. */
+  answerWithinMs?: number;
   /** Ties the inquiry to the grant (used as its idempotency key, so a retried ask never asks twice). */
   grantId: string;
 }
 
-/** What the human (or the lack of one) decided. Only `approved` can ever lead to a forwarded call. */
+/**
+ * What the human (or the lack of one) decided. Only `approved` can ever lead to a forwarded call;
+ * `pending`: the wait ended first and the approval is still open (its answer window is longer).
+ */
 export interface HumanVerdict {
-  outcome: 'approved' | 'rejected' | 'refused' | 'timed_out' | 'cancelled' | 'failed';
+  outcome: 'approved' | 'rejected' | 'refused' | 'timed_out' | 'cancelled' | 'failed' | 'pending';
   inquiryId?: string;
   deviceName?: string;
   /** For `failed`: what went wrong. */
   detail?: string;
+  /** For `failed`: the inquiry service no longer knows the approval (it will never be answered). */
+  gone?: boolean;
 }
 
 export interface AskOptions {
@@ -33,7 +42,17 @@ export interface AskOptions {
   onProgress?: (update: { inquiryId?: string; message?: string }) => void;
 }
 
+/** An approval asked earlier: its inquiry id when known, else its grant (the inquiry's idempotency key). */
+export interface AskedApproval {
+  userId: string;
+  grantId: string;
+  inquiryId?: string;
+}
+
 /** Puts an approval to the calling agent's human: the port the call flow depends on. */
 export interface AskHuman {
+  /** Asks and waits up to the hold; `pending` when the approval's window outlasts it. */
   ask(request: ApprovalRequest, options: AskOptions): Promise<HumanVerdict>;
+  /** Waits up to `waitMs` more for an approval asked earlier; `pending` when it is still open. */
+  collect(asked: AskedApproval, waitMs: number, options: AskOptions): Promise<HumanVerdict>;
 }

@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import type { ApprovalRequest, AskHuman, AskOptions, HumanVerdict } from './ask-human.js';
-import { approvalQuestion } from './question.js';
+import type { ApprovalRequest, AskedApproval, AskHuman, AskOptions, HumanVerdict } from './ask-human.js';
+import { approvalKey, approvalQuestion } from './question.js';
 
 export interface InquiryAskerOptions {
   /** The inquiry node: its base URL or its `/mcp` URL. */
@@ -29,8 +29,8 @@ export function inquiryEndpoint(url: string): URL {
   return endpoint;
 }
 
-/** Reads `send_inquiry`'s structured result as a verdict: only a human's "approve" approves. */
-export function verdictOf(result: CallToolResult): HumanVerdict & { pending?: boolean } {
+/** Reads `send_inquiry`'s (or `get_inquiry`'s) structured result as a verdict: only a human's "approve" approves. */
+export function verdictOf(result: CallToolResult): HumanVerdict {
   const parsed = InquiryResultSchema.safeParse(result.structuredContent);
   if (result.isError || !parsed.success) {
     const text = result.content.find((c) => c.type === 'text')?.text;
@@ -48,13 +48,22 @@ export function verdictOf(result: CallToolResult): HumanVerdict & { pending?: bo
     case 'refused':
     case 'timed_out':
     case 'cancelled':
-      return { ...base, outcome: status };
     case 'pending':
-      return { ...base, outcome: 'timed_out', pending: true };
+      return { ...base, outcome: status };
+    case 'not_found':
+      return {
+        ...base,
+        outcome: 'failed',
+        gone: true,
+        detail: 'the inquiry service no longer knows this approval',
+      };
     default:
       return { ...base, outcome: 'failed', detail: `inquiry ${status}` };
   }
 }
+
+/** Longest single `get_inquiry` wait (the node caps `waitMs` at its service tier anyway). */
+const COLLECT_CHUNK_MS = 20_000;
 
 /**
  * Asks through an inquiry node's `send_inquiry` (kind `approval`) with the official SDK client,
@@ -67,17 +76,68 @@ export class InquiryAsker implements AskHuman {
     this.endpoint = inquiryEndpoint(options.inquiryUrl);
   }
 
-  async ask(request: ApprovalRequest, { signal, onProgress }: AskOptions): Promise<HumanVerdict> {
+  ask(request: ApprovalRequest, options: AskOptions): Promise<HumanVerdict> {
+    const until = Date.now() + request.holdMs;
+    return this.session(request.userId, options, async (call) => {
+      const verdict = verdictOf(
+        await call('send_inquiry', approvalQuestion(request) as Record<string, unknown>),
+      );
+      // A draining node may end the wait before the hold: go on collecting until the hold ends.
+      return this.waitWhilePending(call, verdict, { inquiryId: verdict.inquiryId }, until, options.signal);
+    });
+  }
+
+  collect(asked: AskedApproval, waitMs: number, options: AskOptions): Promise<HumanVerdict> {
+    const until = Date.now() + waitMs;
+    const target = asked.inquiryId
+      ? { inquiryId: asked.inquiryId }
+      : { idempotencyKey: approvalKey(asked.grantId) };
+    return this.session(asked.userId, options, (call) =>
+      this.waitWhilePending(call, { outcome: 'pending' }, target, until, options.signal, true),
+    );
+  }
+
+  /** `get_inquiry` with bounded waits while the verdict is `pending` and time is left (at least one look when `first`). */
+  private async waitWhilePending(
+    call: ToolCaller,
+    verdict: HumanVerdict,
+    target: { inquiryId?: string; idempotencyKey?: string },
+    until: number,
+    signal: AbortSignal,
+    first = false,
+  ): Promise<HumanVerdict> {
+    let current = verdict;
+    let look = first;
+    while (current.outcome === 'pending' && !signal.aborted) {
+      const left = until - Date.now();
+      if (!look && left < 1000) break;
+      look = false;
+      const inquiryId = current.inquiryId ?? target.inquiryId;
+      const args = inquiryId ? { inquiryId } : { idempotencyKey: target.idempotencyKey };
+      current = verdictOf(
+        await call('get_inquiry', { ...args, waitMs: Math.max(0, Math.min(left, COLLECT_CHUNK_MS)) }),
+      );
+      if (current.outcome === 'pending' && !current.inquiryId && inquiryId) current.inquiryId = inquiryId;
+    }
+    return current;
+  }
+
+  /** Connects as the user, runs `work` with a tool caller, and turns failures into verdicts. */
+  private async session(
+    userId: string,
+    { signal, onProgress }: AskOptions,
+    work: (call: ToolCaller) => Promise<HumanVerdict>,
+  ): Promise<HumanVerdict> {
     const client = new Client({ name: 'hitl-approval-proxy', version: this.options.version });
     try {
-      const token = await this.options.tokenFor(request.userId);
+      const token = await this.options.tokenFor(userId);
       await client.connect(
         new StreamableHTTPClientTransport(this.endpoint, {
           requestInit: { headers: { Authorization: `Bearer ${token}` } },
         }),
         { signal },
       );
-      const call = {
+      const options = {
         signal,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: this.options.clientTimeoutMs,
@@ -86,25 +146,10 @@ export class InquiryAsker implements AskHuman {
           onProgress?.({ inquiryId, message: p.message });
         },
       };
-      let verdict = verdictOf(
-        (await client.callTool(
-          { name: 'send_inquiry', arguments: approvalQuestion(request) },
-          undefined,
-          call,
-        )) as CallToolResult,
+      return await work(
+        async (name, args) =>
+          (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult,
       );
-      // A draining node ends the wait early (`pending`): collect the answer with bounded waits.
-      while (verdict.pending && verdict.inquiryId && !signal.aborted) {
-        const args = { inquiryId: verdict.inquiryId, waitMs: 20_000 };
-        verdict = verdictOf(
-          (await client.callTool(
-            { name: 'get_inquiry', arguments: args },
-            undefined,
-            call,
-          )) as CallToolResult,
-        );
-      }
-      return verdict;
     } catch (error) {
       if (signal.aborted) return { outcome: 'cancelled' };
       this.options.logger.warn({ err: (error as Error).message }, 'approval inquiry failed');
@@ -119,3 +164,5 @@ export class InquiryAsker implements AskHuman {
     }
   }
 }
+
+type ToolCaller = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;

@@ -4,6 +4,11 @@ import type { ApprovalRequest } from './ask-human.js';
 /** Longest argument text shown inline in the question (the full canonical JSON is in `action`/`context`). */
 const INLINE_ARGS_CHARS = 2000;
 
+/** The inquiry's idempotency key for a grant: a retried or later ask finds the same question. */
+export function approvalKey(grantId: string): string {
+  return `proxy:${grantId}`;
+}
+
 /** `send_inquiry` arguments for one approval: the exact tool, backend and canonical arguments. */
 export function approvalQuestion(request: ApprovalRequest): Record<string, unknown> {
   const { action, canonicalArguments } = request;
@@ -22,6 +27,7 @@ export function approvalQuestion(request: ApprovalRequest): Record<string, unkno
       ...(request.confidence === undefined ? {} : { confidence: request.confidence }),
     },
     ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
-    idempotencyKey: `proxy:${request.grantId}`,
+    ...(request.answerWithinMs === undefined ? {} : { answerWithinMs: request.answerWithinMs }),
+    idempotencyKey: approvalKey(request.grantId),
   };
 }

@@ -8,6 +8,7 @@
     ARGV[3] now, epoch ms
     ARGV[4] inquiry id ('' keeps the stored one)
     ARGV[5] grant id ('' keeps the stored one)
+    ARGV[6] driveUntil, epoch ms ('' keeps the stored one; 0 parks it for whoever collects it)
 
   Output:
     {1}    updated
@@ -27,5 +28,8 @@ if ARGV[4] ~= '' then
 end
 if ARGV[5] ~= '' then
   redis.call('HSET', KEYS[1], 'grantId', ARGV[5])
+end
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[1], 'driveUntil', ARGV[6])
 end
 return {1}

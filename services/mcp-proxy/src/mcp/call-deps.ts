@@ -13,8 +13,8 @@ export interface Clock {
 export interface CallTimings {
   /** The backend call's own timeout (reset by backend progress). */
   backendTimeoutMs: number;
-  /** How long a human has when the policy sets no timeout: the inquiry node's service tier. */
-  approvalWindowMs: number;
+  /** How long an approval holds the agent's call when the policy sets no timeout: the node's service tier. */
+  holdMs: number;
   /** Extra time after the approval window before a grant expires (delivery of a last-second answer). */
   grantGraceMs: number;
   /** How long a finished idempotent result is kept. */

@@ -8,7 +8,7 @@ import type { OperationPatch } from '../store/proxy-store.js';
 import type { CallDeps } from './call-deps.js';
 import { forwardCall } from './forward.js';
 import type { ProgressRelay } from './progress-relay.js';
-import { refusalResult } from './results.js';
+import { type Refusal, refusalResult } from './results.js';
 
 /** One `tools/call` on its way through the gate. */
 export interface GatedCall {
@@ -19,6 +19,42 @@ export interface GatedCall {
   idempotencyKey?: string;
   /** Told where the call stands, for `get_operation_status` (idempotent calls only). */
   onStage?: (stage: OperationPatch) => void;
+  /**
+   * Idempotent calls only: takes the right to run the approved call (the operation moves to
+   * `in_progress` while this caller still owns it). False: another caller took the operation over,
+   * and nothing runs here.
+   */
+  claimRun?: () => Promise<boolean>;
+}
+
+/** How a gated call ended here: a result, an approval still open after the hold, or handed to another caller. */
+export type GatedOutcome =
+  | { kind: 'done'; result: CallToolResult }
+  | { kind: 'pending'; grantId: string; inquiryId?: string; answerBy?: number }
+  | { kind: 'taken' };
+
+/** How long the agent's call is held for an approval, and how long the human has, in ms. */
+export interface ApprovalTimes {
+  holdMs: number;
+  windowMs: number;
+}
+
+/**
+ * The hold (`approvalTimeoutMs`, else the node's service tier; never longer than the window) and the
+ * window (`approvalWindowMs`, else the hold). A window longer than the hold makes the approval
+ * outlive the call: the call returns `pending` at the hold's end.
+ */
+export function approvalTimes(deps: CallDeps, gate: GateDecision): ApprovalTimes {
+  const hold = gate.approvalTimeoutMs ?? deps.timings.holdMs;
+  const windowMs = gate.approvalWindowMs ?? hold;
+  return { holdMs: Math.min(hold, windowMs), windowMs };
+}
+
+/** True when an approval for this gate may outlive the agent's call. */
+export function outlivesHold(deps: CallDeps, gate: GateDecision): boolean {
+  if (!gate.needsHuman) return false;
+  const { holdMs, windowMs } = approvalTimes(deps, gate);
+  return windowMs > holdMs;
 }
 
 /** The call's arguments as an object (absent arguments are `{}`). */
@@ -46,48 +82,74 @@ export async function gateFor(deps: CallDeps, params: CallToolRequest['params'])
   );
 }
 
+/** Records a decision about `call` in the audit sink (never throws). */
+export type Audit = (outcome: ProxyOutcome, extra?: Partial<ProxyDecision>) => void;
+
+/** The audit function for one call under `gate`, timed from `startedAt`. */
+export function auditFor(deps: CallDeps, call: GatedCall, gate: GateDecision, startedAt: number): Audit {
+  const digest = digestOf(deps, call.userId, call.params);
+  const canonical = canonicalJson(argumentsOf(call.params));
+  return (outcome, extra = {}) =>
+    recordDecision(deps, { call, gate, digest, canonical, startedAt, outcome, extra });
+}
+
 /**
  * Runs a call through the gate: passes it, or asks the human and forwards it only through a
  * single-use grant bound to the digest of exactly this call. Never forwards on anything but a
- * human "approve" recorded and consumed before the grant's expiry.
+ * human "approve" recorded and consumed before the grant's expiry. When the approval's window is
+ * longer than the hold and the hold ends first, the outcome is `pending` (nothing ran).
  */
 export async function runGatedCall(
   deps: CallDeps,
   call: GatedCall,
   gate: GateDecision,
-): Promise<CallToolResult> {
+): Promise<GatedOutcome> {
   const startedAt = deps.clock.now();
   const digest = digestOf(deps, call.userId, call.params);
   const canonical = canonicalJson(argumentsOf(call.params));
-  const audit = (outcome: ProxyOutcome, extra: Partial<ProxyDecision> = {}) =>
-    recordDecision(deps, { call, gate, digest, canonical, startedAt, outcome, extra });
-  const forward = () =>
+  const audit = auditFor(deps, call, gate, startedAt);
+
+  if (!gate.needsHuman) {
+    if (gate.reason === 'mode_yolo') audit('passed');
+    call.onStage?.({ state: 'in_progress' });
+    return { kind: 'done', result: await forwardOf(deps, call)() };
+  }
+
+  const grantId = randomUUID();
+  const times = approvalTimes(deps, gate);
+  await deps.store.createGrant({
+    grantId,
+    userId: call.userId,
+    digest,
+    expiresAt: startedAt + times.windowMs + deps.timings.grantGraceMs,
+  });
+  call.onStage?.({ state: 'awaiting_approval', grantId });
+  const verdict = await askFor(deps, call, gate, canonical, grantId, times);
+  if (verdict.outcome === 'pending' && times.windowMs > times.holdMs) {
+    return {
+      kind: 'pending',
+      grantId,
+      ...(verdict.inquiryId ? { inquiryId: verdict.inquiryId } : {}),
+      answerBy: startedAt + times.windowMs,
+    };
+  }
+  return settleAndRun(deps, call, grantId, verdict, audit);
+}
+
+/** The call's result when it can have no pending outcome (no idempotency key to collect it with). */
+export function resultOf(deps: CallDeps, call: GatedCall, outcome: GatedOutcome): CallToolResult {
+  if (outcome.kind === 'done') return outcome.result;
+  // Not reached: a call whose approval may outlive the hold always runs under a key (proxy-server.ts).
+  return refusalResult('timed_out', { tool: call.params.name, server: deps.backend.name });
+}
+
+function forwardOf(deps: CallDeps, call: GatedCall): () => Promise<CallToolResult> {
+  return () =>
     forwardCall(deps.backend, call.params, {
       signal: call.signal,
       timeoutMs: deps.timings.backendTimeoutMs,
       relay: call.relay,
     });
-
-  if (!gate.needsHuman) {
-    if (gate.reason === 'mode_yolo') audit('passed');
-    call.onStage?.({ state: 'in_progress' });
-    return forward();
-  }
-
-  const grantId = randomUUID();
-  const windowMs = gate.approvalTimeoutMs ?? deps.timings.approvalWindowMs;
-  await deps.store.createGrant({
-    grantId,
-    userId: call.userId,
-    digest,
-    expiresAt: startedAt + windowMs + deps.timings.grantGraceMs,
-  });
-  call.onStage?.({ state: 'awaiting_approval', grantId });
-  const verdict = await askFor(deps, call, gate, canonical, grantId);
-  const refusal = await settleGrant(deps, call, grantId, verdict, audit);
-  if (refusal) return refusal;
-  call.onStage?.({ state: 'in_progress', grantId });
-  return forward();
 }
 
 /** Puts the exact call to the caller's human, relaying the wait as progress. */
@@ -97,8 +159,10 @@ function askFor(
   gate: GateDecision,
   canonical: string,
   grantId: string,
+  times: ApprovalTimes,
 ): Promise<HumanVerdict> {
   const confidence = readConfidence(call.params._meta?.confidence);
+  const holdShorter = times.holdMs < deps.timings.holdMs;
   return deps.asker.ask(
     {
       userId: call.userId,
@@ -107,51 +171,62 @@ function askFor(
       reason: gate.reason,
       critical: gate.critical,
       ...(typeof confidence === 'number' ? { confidence } : {}),
-      ...(gate.approvalTimeoutMs === undefined ? {} : { timeoutMs: gate.approvalTimeoutMs }),
+      ...(gate.approvalTimeoutMs !== undefined || holdShorter ? { timeoutMs: times.holdMs } : {}),
+      holdMs: times.holdMs,
+      ...(times.windowMs > times.holdMs ? { answerWithinMs: times.windowMs } : {}),
       grantId,
     },
-    {
-      signal: call.signal,
-      onProgress: ({ inquiryId }) => {
-        if (inquiryId) call.onStage?.({ state: 'awaiting_approval', inquiryId, grantId });
-        call.relay?.approval(`waiting for a person to approve "${call.params.name}"`);
-      },
-    },
+    { signal: call.signal, onProgress: progressFor(call) },
   );
 }
 
+/** Relays the approval wait as progress, and records the inquiry id once it is known. */
+export function progressFor(call: GatedCall): (update: { inquiryId?: string }) => void {
+  return ({ inquiryId }) => {
+    if (inquiryId) call.onStage?.({ state: 'awaiting_approval', inquiryId });
+    call.relay?.approval(`waiting for a person to approve "${call.params.name}"`);
+  };
+}
+
 /**
- * Records the verdict on the grant and, for an approval, consumes the grant with the digest of the
- * call about to be forwarded: the one door to the backend for a gated call. Returns the refusal the
- * agent gets, or null when the call may go.
+ * Records a final verdict on the grant and, for an approval, takes the right to run (idempotent
+ * calls), consumes the grant with the digest of the call about to be forwarded (the one door to the
+ * backend for a gated call) and forwards it. A refusal is the result the agent gets instead.
  */
-async function settleGrant(
+export async function settleAndRun(
   deps: CallDeps,
   call: GatedCall,
   grantId: string,
   verdict: HumanVerdict,
-  audit: (outcome: ProxyOutcome, extra?: Partial<ProxyDecision>) => void,
-): Promise<CallToolResult | null> {
+  audit: Audit,
+): Promise<GatedOutcome> {
   const shown = { tool: call.params.name, server: deps.backend.name, inquiryId: verdict.inquiryId };
   const fromVerdict = verdictDetails(verdict);
+  const refuse = (reason: Refusal, detail?: string): GatedOutcome => ({
+    kind: 'done',
+    result: refusalResult(reason, { ...shown, ...(detail ? { detail } : {}) }),
+  });
   if (verdict.outcome !== 'approved') {
+    const outcome = verdict.outcome === 'pending' ? 'timed_out' : verdict.outcome;
     await deps.store.decideGrant(grantId, 'rejected', deps.clock.now());
-    audit(verdict.outcome, fromVerdict);
-    return refusalResult(verdict.outcome, { ...shown, detail: verdict.detail });
+    audit(outcome, fromVerdict);
+    return refuse(outcome, verdict.detail);
   }
+  if (call.claimRun && !(await call.claimRun())) return { kind: 'taken' };
   const decided = await deps.store.decideGrant(grantId, 'approved', deps.clock.now());
   if (decided !== 'approved') {
     audit('expired', { ...fromVerdict, detail: `grant ${decided}` });
-    return refusalResult('expired', shown);
+    return refuse('expired');
   }
   const digest = digestOf(deps, call.userId, call.params);
   const consumed = await deps.store.consumeGrant(grantId, digest, deps.clock.now());
   if (consumed !== 'ok') {
     audit(consumed === 'expired' ? 'expired' : 'failed', { ...fromVerdict, detail: `grant ${consumed}` });
-    return refusalResult(consumed === 'mismatch' ? 'mismatch' : 'expired', shown);
+    return refuse(consumed === 'mismatch' ? 'mismatch' : 'expired');
   }
   audit('approved', fromVerdict);
-  return null;
+  call.onStage?.({ state: 'in_progress', grantId });
+  return { kind: 'done', result: await forwardOf(deps, call)() };
 }
 
 function verdictDetails(verdict: HumanVerdict): Partial<ProxyDecision> {

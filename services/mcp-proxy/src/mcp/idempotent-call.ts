@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '@hitl/protocol';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Operation } from '../store/proxy-store.js';
 import type { CallDeps } from './call-deps.js';
-import { digestOf, type GatedCall, gateFor, runGatedCall } from './gated-call.js';
-import { interruptedResult, refusalResult } from './results.js';
-
-/** What is stored for a key: the result every duplicate gets, or the protocol error it rethrows. */
-export type StoredOutcome =
-  | { result: CallToolResult }
-  | { error: { code: number; message: string; data?: unknown } };
+import { approvalTimes, argumentsOf, digestOf, gateFor, outlivesHold, runGatedCall } from './gated-call.js';
+import { attach, DRIVE_SLACK_MS } from './late-approval.js';
+import { type KeyedCall, ownerHooks, runOwned } from './owned-run.js';
+import { refusalResult } from './results.js';
 
 /** `_meta.idempotencyKey`, checked: a string of 1..255 characters, or absent. */
 export function idempotencyKeyOf(meta: Record<string, unknown> | undefined): string | undefined {
@@ -24,73 +20,60 @@ export function idempotencyKeyOf(meta: Record<string, unknown> | undefined): str
   return key;
 }
 
-/** A stored outcome as the duplicate caller gets it, marked as a replay. */
-export function replay(op: Operation): CallToolResult {
-  const stored = op.result as StoredOutcome | undefined;
-  if (!stored) throw new McpError(ErrorCode.InternalError, 'the stored operation has no result');
-  if ('error' in stored) throw new McpError(stored.error.code, stored.error.message, stored.error.data);
-  return {
-    ...stored.result,
-    _meta: { ...stored.result._meta, idempotencyKey: op.key, replayed: true },
-  };
-}
-
-/** The stored outcome of an operation its proxy stopped in the middle of (see `interruptedResult`). */
-export function interruptedOutcome(op: Operation): StoredOutcome {
-  return { result: interruptedResult(op.key) };
-}
-
-function toStored(error: unknown): StoredOutcome {
-  if (error instanceof McpError)
-    return { error: { code: error.code, message: error.message, data: error.data } };
-  return { error: { code: ErrorCode.InternalError, message: (error as Error)?.message ?? String(error) } };
-}
-
 /**
  * Runs a call with `_meta.idempotencyKey` at most once per (user, key): the first caller owns it and
  * runs it through the gate; every duplicate, here or on another proxy node, waits for the stored
  * outcome. The same key with another call is refused without running anything.
+ *
+ * When the approval may outlive the hold (`approvalWindowMs`), the call returns `pending` at the
+ * hold's end and the operation is parked; the next call with the same key (or
+ * `get_operation_status`) adopts it, waits on the same approval, and runs the backend once approved.
  */
-export async function runIdempotentCall(deps: CallDeps, call: GatedCall & { idempotencyKey: string }) {
+export async function runIdempotentCall(deps: CallDeps, call: KeyedCall): Promise<CallToolResult> {
   const { userId, idempotencyKey: key } = call;
   const digest = digestOf(deps, userId, call.params);
   const gate = await gateFor(deps, call.params);
-  const windowMs = gate.approvalTimeoutMs ?? deps.timings.approvalWindowMs;
-  const leaseMs = windowMs + deps.timings.grantGraceMs + deps.timings.backendTimeoutMs + 60_000;
+  const times = approvalTimes(deps, gate);
+  const long = outlivesHold(deps, gate);
+  const leaseMs = times.windowMs + deps.timings.grantGraceMs + deps.timings.backendTimeoutMs + 60_000;
+  // A long approval never holds the agent's call past the hold; others wait as long as the work takes.
+  const until = long ? deps.clock.now() + times.holdMs : Number.POSITIVE_INFINITY;
   const shown = { tool: call.params.name, server: deps.backend.name, key };
 
   for (let attempt = 0; attempt < 3; attempt++) {
     const owner = randomUUID();
-    const state = gate.needsHuman ? 'awaiting_approval' : 'in_progress';
+    const now = deps.clock.now();
     const begun = await deps.store.beginOperation(
-      { userId, key, digest, state, owner },
+      {
+        userId,
+        key,
+        digest,
+        state: gate.needsHuman ? 'awaiting_approval' : 'in_progress',
+        owner,
+        ...(long
+          ? {
+              driveUntil: now + times.holdMs + DRIVE_SLACK_MS,
+              call: { name: call.params.name, arguments: argumentsOf(call.params) },
+            }
+          : {}),
+      },
       leaseMs,
-      deps.clock.now(),
+      now,
     );
-    if (!begun.started) {
-      if (begun.existing.digest !== digest) return refusalResult('key_reused', shown);
-      const done = await deps.store.waitForOperation(userId, key, call.signal);
-      if (done) return replay(done);
-      continue; // the owner's lease lapsed (it died): claim the key ourselves
+    if (begun.started) {
+      const owned: KeyedCall = { ...call, ...ownerHooks(deps, call, owner) };
+      const result = await runOwned(deps, owned, owner, () => runGatedCall(deps, owned, gate));
+      if (result) return result;
+      // Another caller took the operation over while we waited: its outcome is ours.
+      const taken = await deps.store.getOperation(userId, key);
+      const attached = taken && (await attach(deps, call, taken, until));
+      if (attached) return attached;
+      continue;
     }
-    const onStage: GatedCall['onStage'] = (stage) => {
-      void deps.store
-        .updateOperation(userId, key, owner, stage, deps.clock.now())
-        .catch((error: unknown) => deps.logger.warn({ err: error, key }, 'operation update failed'));
-    };
-    let outcome: StoredOutcome;
-    try {
-      outcome = { result: await runGatedCall(deps, { ...call, onStage }, gate) };
-    } catch (error) {
-      outcome = toStored(error);
-    }
-    await deps.store
-      .finishOperation(userId, key, owner, outcome, deps.timings.resultRetentionMs, deps.clock.now())
-      .catch((error: unknown) =>
-        deps.logger.error({ err: error, key }, 'storing the operation result failed'),
-      );
-    if ('error' in outcome) throw new McpError(outcome.error.code, outcome.error.message, outcome.error.data);
-    return outcome.result;
+    if (begun.existing.digest !== digest) return refusalResult('key_reused', shown);
+    const attached = await attach(deps, call, begun.existing, until);
+    if (attached) return attached;
+    // The owner's lease lapsed (it died): claim the key ourselves.
   }
   throw new McpError(ErrorCode.InternalError, `operation "${key}" kept changing hands; retry later`);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -17,7 +18,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallDeps } from './call-deps.js';
-import { type GatedCall, gateFor, runGatedCall } from './gated-call.js';
+import { type GatedCall, gateFor, outlivesHold, resultOf, runGatedCall } from './gated-call.js';
 import { idempotencyKeyOf, runIdempotentCall } from './idempotent-call.js';
 import { OPERATION_STATUS_TOOL, operationStatus, operationStatusTool } from './operation-status.js';
 import { ProgressRelay } from './progress-relay.js';
@@ -128,8 +129,11 @@ async function callTool(
   params: GatedCall['params'],
   extra: Extra,
 ): Promise<CallToolResult> {
-  if (params.name === OPERATION_STATUS_TOOL)
-    return operationStatus(deps.store, session.userId, params.arguments);
+  if (params.name === OPERATION_STATUS_TOOL) {
+    return session.withSignal(extra, (signal) =>
+      operationStatus(deps, session.userId, params.arguments, signal),
+    );
+  }
   const key = idempotencyKeyOf(params._meta);
   const token = params._meta?.progressToken;
   const relay =
@@ -144,7 +148,12 @@ async function callTool(
   const result = await session.withSignal(extra, async (signal) => {
     const call: GatedCall = { userId: session.userId, params, signal, ...(relay ? { relay } : {}) };
     if (key !== undefined) return runIdempotentCall(deps, { ...call, idempotencyKey: key });
-    return runGatedCall(deps, call, await gateFor(deps, params));
+    const gate = await gateFor(deps, params);
+    // An approval that may outlive the call needs a key to be collected by: the proxy assigns one.
+    if (outlivesHold(deps, gate)) {
+      return runIdempotentCall(deps, { ...call, idempotencyKey: `auto:${randomUUID()}`, assignedKey: true });
+    }
+    return resultOf(deps, call, await runGatedCall(deps, call, gate));
   });
   // Progress written before the result reaches the agent before it (clients drop late progress).
   await relay?.flush();

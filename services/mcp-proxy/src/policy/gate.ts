@@ -27,8 +27,10 @@ export interface GateDecision {
   /** The tool is in the critical list (or its override says so). */
   critical: boolean;
   threshold: number;
-  /** How long a human has to approve; undefined: the inquiry node's service tier. */
+  /** How long the call is held for an approval; undefined: the inquiry node's service tier. */
   approvalTimeoutMs?: number;
+  /** How long a human has to approve; undefined: the hold. */
+  approvalWindowMs?: number;
 }
 
 /** The override for a tool: its exact name first, then the first glob (in file order) that matches it. */
@@ -80,6 +82,7 @@ export function decideGate(
   const critical = override.critical ?? inCriticalList(policy, tool);
   const threshold = override.confidenceThreshold ?? policy.confidenceThreshold;
   const approvalTimeoutMs = override.approvalTimeoutMs ?? policy.approvalTimeoutMs;
+  const approvalWindowMs = override.approvalWindowMs ?? policy.approvalWindowMs;
   const decide = (needsHuman: boolean, reason: GateReason): GateDecision => ({
     needsHuman,
     reason,
@@ -87,6 +90,7 @@ export function decideGate(
     critical,
     threshold,
     ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
+    ...(approvalWindowMs === undefined ? {} : { approvalWindowMs }),
   });
 
   if (mode === 'all') return decide(true, 'mode_all');

@@ -1,4 +1,4 @@
-import { MIN_TIER_MS } from '@hitl/protocol';
+import { DEFAULT_MAX_ANSWER_WINDOW_MS, MIN_ANSWER_WINDOW_MS, MIN_TIER_MS } from '@hitl/protocol';
 import { z } from 'zod';
 
 /** `all`: ask for every call; `gated`: ask by the rules; `yolo`: ask for none (each pass is logged). */
@@ -11,6 +11,16 @@ const TimeoutSchema = z
   .int('must be a whole number of ms')
   .min(MIN_TIER_MS, `must be at least ${MIN_TIER_MS} ms`);
 
+/**
+ * An approval window: at most the inquiry node's default cap on an answer window (7 days); a node
+ * with a lower `HITL_MAX_ANSWER_WINDOW_MS` refuses a longer one, and the call is not executed.
+ */
+const WindowSchema = z
+  .number()
+  .int('must be a whole number of ms')
+  .min(MIN_ANSWER_WINDOW_MS, `must be at least ${MIN_ANSWER_WINDOW_MS} ms`)
+  .max(DEFAULT_MAX_ANSWER_WINDOW_MS, `must be at most ${DEFAULT_MAX_ANSWER_WINDOW_MS} ms (7 days)`);
+
 /** Settings for one tool (name or glob), each overriding the file-wide value. */
 export const ToolOverrideSchema = z
   .object({
@@ -19,6 +29,7 @@ export const ToolOverrideSchema = z
     critical: z.boolean().optional(),
     confidenceThreshold: ThresholdSchema.optional(),
     approvalTimeoutMs: TimeoutSchema.optional(),
+    approvalWindowMs: WindowSchema.optional(),
   })
   .strict();
 export type ToolOverride = z.infer<typeof ToolOverrideSchema>;
@@ -30,8 +41,13 @@ export const PolicySchema = z
     /** Tool names or globs (picomatch) that always need a human in `gated` mode. */
     critical: z.array(z.string().min(1, 'must not be empty')).default([]),
     confidenceThreshold: ThresholdSchema.default(0.7),
-    /** How long a human has to approve; unset: the inquiry node's service tier. */
+    /** How long the agent's call is held for the approval; unset: the inquiry node's service tier. */
     approvalTimeoutMs: TimeoutSchema.optional(),
+    /**
+     * How long a human has to approve (`answerWithinMs` of the approval inquiry); unset: the hold.
+     * Longer than the hold: the call returns `pending` at the hold's end and is collected later.
+     */
+    approvalWindowMs: WindowSchema.optional(),
     /** Per-tool overrides keyed by tool name or glob; an exact name beats globs, then file order. */
     tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
   })

@@ -8,7 +8,10 @@
 export interface ProxyKeys {
   /** Hash: `userId`, `digest`, `state`, `expiresAt`, `decidedAt`, `usedAt`. */
   grant(grantId: string): string;
-  /** Hash: `digest`, `state`, `owner`, `grantId`, `inquiryId`, `result` (JSON), `updatedAt`. */
+  /**
+   * Hash: `digest`, `state`, `owner`, `grantId`, `inquiryId`, `result` (JSON), `updatedAt`,
+   * `driveUntil`, `call` (JSON `{name, arguments}`, kept while a late approval may come).
+   */
   operation(userId: string, idempotencyKey: string): string;
   /** Pub/sub channel: `[userId, key]` of each finished operation. */
   doneChannel: string;

@@ -1,15 +1,16 @@
 import { OperationWaiters } from './op-waiters.js';
-import type {
-  BeginResult,
-  ConsumeOutcome,
-  DecideOutcome,
-  GrantState,
-  GrantVerdict,
-  NewGrant,
-  Operation,
-  OperationClaim,
-  OperationPatch,
-  ProxyStore,
+import {
+  type BeginResult,
+  type ConsumeOutcome,
+  type DecideOutcome,
+  type GrantState,
+  type GrantVerdict,
+  isAdoptable,
+  type NewGrant,
+  type Operation,
+  type OperationClaim,
+  type OperationPatch,
+  type ProxyStore,
 } from './proxy-store.js';
 
 interface GrantRow extends NewGrant {
@@ -76,6 +77,7 @@ export class MemoryProxyStore implements ProxyStore {
     if (existing) return { started: false, existing: strip(existing) };
     this.operations.set(OperationWaiters.id(op.userId, op.key), {
       ...op,
+      driveUntil: op.driveUntil ?? now + leaseMs,
       updatedAt: now,
       removeAt: now + leaseMs,
     });
@@ -115,8 +117,31 @@ export class MemoryProxyStore implements ProxyStore {
     return row ? strip(row) : null;
   }
 
-  waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null> {
-    return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
+  async adoptOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    driveUntil: number,
+    now: number,
+  ): Promise<Operation | null> {
+    const row = this.liveOperation(userId, key);
+    if (!row || !isAdoptable(row, now)) return null;
+    Object.assign(row, { owner, driveUntil, updatedAt: now });
+    return strip(row);
+  }
+
+  waitForOperation(
+    userId: string,
+    key: string,
+    signal: AbortSignal,
+    settled?: (op: Operation) => boolean,
+  ): Promise<Operation | null> {
+    return this.waiters.wait(
+      OperationWaiters.id(userId, key),
+      () => this.getOperation(userId, key),
+      signal,
+      settled,
+    );
   }
 
   /** One process: a cancel reaches this process's listeners only. */

@@ -17,12 +17,14 @@ export class OperationWaiters {
 
   /**
    * Register first, then read: a finish that lands in between still wakes us. Re-reads on every
-   * wake-up and every {@link WAIT_POLL_MS} until `read` gives a done operation or null.
+   * wake-up and every {@link WAIT_POLL_MS} until `read` gives a done operation (or one `settled`
+   * accepts) or null.
    */
   async wait(
     id: string,
     read: () => Promise<Operation | null>,
     signal: AbortSignal,
+    settled: (op: Operation) => boolean = () => false,
   ): Promise<Operation | null> {
     let wake: () => void = () => undefined;
     const set = this.waiting.get(id) ?? new Set();
@@ -36,7 +38,7 @@ export class OperationWaiters {
           wake = resolve;
         });
         const op = await read();
-        if (op === null || op.state === 'done') return op;
+        if (op === null || op.state === 'done' || settled(op)) return op;
         await pause(woken, WAIT_POLL_MS, signal);
       }
     } finally {

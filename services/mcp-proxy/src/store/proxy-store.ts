@@ -23,6 +23,12 @@ export type ConsumeOutcome = 'ok' | 'not_found' | 'mismatch' | 'not_approved' | 
 /** Where an idempotent operation stands (`get_operation_status` adds `not_found`). */
 export type OperationState = 'awaiting_approval' | 'in_progress' | 'done';
 
+/** The call an operation runs, kept while it waits for a late approval (whoever collects it forwards this). */
+export interface StoredCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 /** One idempotent call: the first caller with a key owns it; everyone else waits for its result. */
 export interface Operation {
   userId: string;
@@ -36,18 +42,34 @@ export interface Operation {
   /** The `tools/call` result every duplicate gets, once `done`. */
   result?: unknown;
   updatedAt: number;
+  /**
+   * Epoch ms until which the owner waits on it. An operation still `awaiting_approval` after that
+   * (0: parked at the end of a hold) may be adopted by whoever collects it (`adoptOperation`).
+   */
+  driveUntil: number;
+  /** The call itself, kept when its approval may outlive the hold. */
+  call?: StoredCall;
 }
 
 export type BeginResult = { started: true } | { started: false; existing: Operation };
 
-/** What a caller claiming an operation key says about it. */
-export type OperationClaim = Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>;
+/** What a caller claiming an operation key says about it (`driveUntil` defaults to the lease's end). */
+export type OperationClaim = Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner' | 'call'> & {
+  driveUntil?: number;
+};
 
 /** How the owner moves an unfinished operation along. */
 export interface OperationPatch {
   state: Exclude<OperationState, 'done'>;
   inquiryId?: string;
   grantId?: string;
+  /** A new `driveUntil` (0 parks it: the owner stopped waiting, a collector may adopt it). */
+  driveUntil?: number;
+}
+
+/** An operation waiting for a late approval with nobody waiting on it: a collector may take it over. */
+export function isAdoptable(op: Operation, now: number): boolean {
+  return op.state === 'awaiting_approval' && op.driveUntil <= now;
 }
 
 /**
@@ -83,10 +105,26 @@ export interface ProxyStore {
   ): Promise<boolean>;
   getOperation(userId: string, key: string): Promise<Operation | null>;
   /**
-   * Waits until the operation is `done` (returns it) or gone (returns null: its owner's lease lapsed).
-   * Rejects with the signal's reason when aborted.
+   * Makes `owner` the owner of an operation that {@link isAdoptable} (atomically: of several
+   * collectors exactly one gets it) until `driveUntil`; null when it is not adoptable or gone.
    */
-  waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null>;
+  adoptOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    driveUntil: number,
+    now: number,
+  ): Promise<Operation | null>;
+  /**
+   * Waits until the operation is `done`, or `settled(op)` says so (returns it), or gone (returns null:
+   * its owner's lease lapsed). Rejects with the signal's reason when aborted.
+   */
+  waitForOperation(
+    userId: string,
+    key: string,
+    signal: AbortSignal,
+    settled?: (op: Operation) => boolean,
+  ): Promise<Operation | null>;
 
   /**
    * Tells every proxy node that an agent cancelled the call with `callKey` (a `notifications/cancelled`

@@ -13,6 +13,7 @@ import type {
   OperationPatch,
   OperationState,
   ProxyStore,
+  StoredCall,
 } from './proxy-store.js';
 import { defineProxyScripts, ScriptCode } from './scripts.js';
 
@@ -106,6 +107,8 @@ export class RedisProxyStore implements ProxyStore {
         op.owner,
         leaseMs,
         now,
+        op.driveUntil ?? now + leaseMs,
+        op.call ? JSON.stringify(op.call) : '',
       ),
       [ScriptCode.Done, ScriptCode.Existed],
       ScriptCode,
@@ -130,6 +133,7 @@ export class RedisProxyStore implements ProxyStore {
         now,
         patch.inquiryId ?? '',
         patch.grantId ?? '',
+        patch.driveUntil === undefined ? '' : String(patch.driveUntil),
       ),
       [ScriptCode.Done, ScriptCode.NotFound, ScriptCode.NotOwner],
       ScriptCode,
@@ -172,14 +176,42 @@ export class RedisProxyStore implements ProxyStore {
       'inquiryId',
       'result',
       'updatedAt',
+      'driveUntil',
+      'call',
     );
     return fields[0] === null ? null : toOperation(userId, key, fields);
   }
 
-  async waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null> {
+  async adoptOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    driveUntil: number,
+    now: number,
+  ): Promise<Operation | null> {
+    const { code } = readReply(
+      'op-adopt-1',
+      await this.redis.hitlProxyOpAdopt(this.keys.operation(userId, key), owner, driveUntil, now),
+      [ScriptCode.Done, ScriptCode.NotFound, ScriptCode.WrongState],
+      ScriptCode,
+    );
+    return code === ScriptCode.Done ? this.getOperation(userId, key) : null;
+  }
+
+  async waitForOperation(
+    userId: string,
+    key: string,
+    signal: AbortSignal,
+    settled?: (op: Operation) => boolean,
+  ): Promise<Operation | null> {
     // Subscribed before the first read, so a finish published in between still wakes us.
     await this.subscribe();
-    return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
+    return this.waiters.wait(
+      OperationWaiters.id(userId, key),
+      () => this.getOperation(userId, key),
+      signal,
+      settled,
+    );
   }
 
   async publishCancel(callKey: string): Promise<void> {
@@ -214,9 +246,12 @@ export class RedisProxyStore implements ProxyStore {
   }
 }
 
-/** An operation from its hash fields (digest, state, owner, grantId, inquiryId, result, updatedAt). */
+/**
+ * An operation from its hash fields (digest, state, owner, grantId, inquiryId, result, updatedAt,
+ * driveUntil, call).
+ */
 function toOperation(userId: string, key: string, fields: (string | number | null)[]): Operation {
-  const [digest, state, owner, grantId, inquiryId, result, updatedAt] = fields.map((f) =>
+  const [digest, state, owner, grantId, inquiryId, result, updatedAt, driveUntil, call] = fields.map((f) =>
     f === null || f === undefined ? undefined : String(f),
   );
   return {
@@ -229,5 +264,8 @@ function toOperation(userId: string, key: string, fields: (string | number | nul
     ...(inquiryId ? { inquiryId } : {}),
     ...(result !== undefined ? { result: JSON.parse(result) as unknown } : {}),
     updatedAt: Number(updatedAt ?? 0),
+    // An operation written before driveUntil existed is driven by its owner until its lease ends.
+    driveUntil: driveUntil === undefined ? Number.MAX_SAFE_INTEGER : Number(driveUntil),
+    ...(call ? { call: JSON.parse(call) as StoredCall } : {}),
   };
 }

@@ -15,6 +15,8 @@ declare module 'ioredis' {
       owner: string,
       leaseMs: number,
       now: number,
+      driveUntil: number,
+      callJson: string,
     ): Result<RawReply, Context>;
     /** src/lua/op-update-1.lua */
     hitlProxyOpUpdate(
@@ -24,7 +26,10 @@ declare module 'ioredis' {
       now: number,
       inquiryId: string,
       grantId: string,
+      driveUntil: string,
     ): Result<RawReply, Context>;
+    /** src/lua/op-adopt-1.lua */
+    hitlProxyOpAdopt(op: string, owner: string, driveUntil: number, now: number): Result<RawReply, Context>;
     /** src/lua/op-finish-1.lua */
     hitlProxyOpFinish(
       op: string,

@@ -1,5 +1,8 @@
 import { migrate, type SqliteDatabase } from '@hitl/store';
-import type { GrantState, NewGrant, Operation } from './proxy-store.js';
+import type { GrantState, NewGrant, Operation, OperationClaim, StoredCall } from './proxy-store.js';
+
+/** Version 2 added `drive_until` and `call` (approvals that outlive the hold). */
+const SCHEMA_VERSION = 2;
 
 /** The proxy's tables in its own state file (`HITL_STATE_DIR/proxy.db`). */
 const SCHEMA = `
@@ -23,6 +26,8 @@ CREATE TABLE IF NOT EXISTS proxy_operations (
   result     TEXT,
   updated_at INTEGER NOT NULL,
   remove_at  INTEGER NOT NULL,
+  drive_until INTEGER,
+  call       TEXT,
   PRIMARY KEY (user_id, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS proxy_operations_by_removal ON proxy_operations (remove_at);
@@ -42,12 +47,15 @@ interface OperationColumns {
   grant_id: string | null;
   result: string | null;
   updated_at: number;
+  drive_until: number | null;
+  call: string | null;
 }
 
 /** Creates the proxy tables (or checks their version) and reads rows; rows past `remove_at` are gone. */
 export class ProxyRows {
   constructor(private readonly db: SqliteDatabase) {
-    migrate(db, 'proxy', 1, SCHEMA);
+    addVersion2Columns(db);
+    migrate(db, 'proxy', SCHEMA_VERSION, SCHEMA);
   }
 
   grant(grantId: string, now: number): GrantRow | undefined {
@@ -102,15 +110,14 @@ export class ProxyRows {
       ...(row.grant_id !== null ? { grantId: row.grant_id } : {}),
       ...(row.result !== null ? { result: JSON.parse(row.result) as unknown } : {}),
       updatedAt: Number(row.updated_at),
+      // A row written by version 1 is driven by its owner until its lease ends.
+      driveUntil: row.drive_until === null ? Number.MAX_SAFE_INTEGER : Number(row.drive_until),
+      ...(row.call !== null ? { call: JSON.parse(row.call) as StoredCall } : {}),
     };
   }
 
   /** Claims the key unless a live row holds it (a lapsed one is replaced); true when claimed. */
-  claimOperation(
-    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
-    removeAt: number,
-    now: number,
-  ): boolean {
+  claimOperation(op: OperationClaim, removeAt: number, now: number): boolean {
     this.db
       .prepare('DELETE FROM proxy_operations WHERE user_id = ? AND key = ? AND remove_at <= ?')
       .run(op.userId, op.key, now);
@@ -118,9 +125,20 @@ export class ProxyRows {
       this.db
         .prepare(
           `INSERT OR IGNORE INTO proxy_operations
-             (user_id, key, digest, state, owner, updated_at, remove_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+             (user_id, key, digest, state, owner, updated_at, remove_at, drive_until, call)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(op.userId, op.key, op.digest, op.state, op.owner, now, removeAt).changes === 1
+        .run(
+          op.userId,
+          op.key,
+          op.digest,
+          op.state,
+          op.owner,
+          now,
+          removeAt,
+          op.driveUntil ?? removeAt,
+          op.call ? JSON.stringify(op.call) : null,
+        ).changes === 1
     );
   }
 
@@ -129,18 +147,41 @@ export class ProxyRows {
     userId: string,
     key: string,
     owner: string,
-    patch: { state: string; inquiryId?: string; grantId?: string },
+    patch: { state: string; inquiryId?: string; grantId?: string; driveUntil?: number },
     now: number,
   ): boolean {
     return (
       this.db
         .prepare(
           `UPDATE proxy_operations
-           SET state = ?, inquiry_id = coalesce(?, inquiry_id), grant_id = coalesce(?, grant_id), updated_at = ?
+           SET state = ?, inquiry_id = coalesce(?, inquiry_id), grant_id = coalesce(?, grant_id),
+               drive_until = coalesce(?, drive_until), updated_at = ?
            WHERE user_id = ? AND key = ? AND owner = ? AND state != 'done' AND remove_at > ?`,
         )
-        .run(patch.state, patch.inquiryId ?? null, patch.grantId ?? null, now, userId, key, owner, now)
-        .changes === 1
+        .run(
+          patch.state,
+          patch.inquiryId ?? null,
+          patch.grantId ?? null,
+          patch.driveUntil ?? null,
+          now,
+          userId,
+          key,
+          owner,
+          now,
+        ).changes === 1
+    );
+  }
+
+  /** Gives an operation waiting for a late approval, driven by nobody, to `owner`; true when it did. */
+  adoptOperation(userId: string, key: string, owner: string, driveUntil: number, now: number): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE proxy_operations SET owner = ?, drive_until = ?, updated_at = ?
+           WHERE user_id = ? AND key = ? AND state = 'awaiting_approval'
+             AND drive_until IS NOT NULL AND drive_until <= ? AND remove_at > ?`,
+        )
+        .run(owner, driveUntil, now, userId, key, now, now).changes === 1
     );
   }
 
@@ -171,16 +212,13 @@ export class ProxyRows {
     return keys.flatMap((k) => this.operation(k.user_id, k.key, now) ?? []);
   }
 
-  /** Deletes one operation row, whatever its state. */
-  deleteOperation(userId: string, key: string): void {
-    this.db.prepare('DELETE FROM proxy_operations WHERE user_id = ? AND key = ?').run(userId, key);
-  }
-
-  /** Moves every grant nobody has used or refused yet (`pending`, `approved`) to `expired`; how many. */
-  expireOpenGrants(): number {
-    return this.db
-      .prepare(`UPDATE proxy_grants SET state = 'expired' WHERE state IN ('pending', 'approved')`)
-      .run().changes;
+  /** Parks an unfinished operation: nobody waits on it now, so whoever collects it may adopt it. */
+  parkOperation(userId: string, key: string): void {
+    this.db
+      .prepare(
+        `UPDATE proxy_operations SET drive_until = 0 WHERE user_id = ? AND key = ? AND state != 'done'`,
+      )
+      .run(userId, key);
   }
 
   /** Deletes every row past its `remove_at`. */
@@ -188,4 +226,12 @@ export class ProxyRows {
     this.db.prepare('DELETE FROM proxy_grants WHERE remove_at <= ?').run(now);
     this.db.prepare('DELETE FROM proxy_operations WHERE remove_at <= ?').run(now);
   }
+}
+
+/** Adds the version 2 columns to a version 1 table (the schema then only records the new version). */
+function addVersion2Columns(db: SqliteDatabase): void {
+  const columns = db.prepare('PRAGMA table_info(proxy_operations)').all() as { name: string }[];
+  if (columns.length === 0 || columns.some((c) => c.name === 'drive_until')) return;
+  db.exec('ALTER TABLE proxy_operations ADD COLUMN drive_until INTEGER');
+  db.exec('ALTER TABLE proxy_operations ADD COLUMN call TEXT');
 }

@@ -6,6 +6,8 @@ import type {
   DecideOutcome,
   NewGrant,
   Operation,
+  OperationClaim,
+  OperationPatch,
   ProxyStore,
 } from './proxy-store.js';
 import { ProxyRows } from './sqlite-proxy-rows.js';
@@ -70,11 +72,7 @@ export class SqliteProxyStore implements ProxyStore {
     return to === 'used' ? 'ok' : 'expired';
   }
 
-  async beginOperation(
-    op: Pick<Operation, 'userId' | 'key' | 'digest' | 'state' | 'owner'>,
-    leaseMs: number,
-    now: number,
-  ): Promise<BeginResult> {
+  async beginOperation(op: OperationClaim, leaseMs: number, now: number): Promise<BeginResult> {
     this.prune();
     const existing = this.rows.operation(op.userId, op.key, this.clock.now());
     if (existing) return { started: false, existing };
@@ -90,7 +88,7 @@ export class SqliteProxyStore implements ProxyStore {
     userId: string,
     key: string,
     owner: string,
-    patch: { state: 'awaiting_approval' | 'in_progress'; inquiryId?: string; grantId?: string },
+    patch: OperationPatch,
     now: number,
   ): Promise<boolean> {
     return this.rows.updateOperation(userId, key, owner, patch, now);
@@ -115,38 +113,59 @@ export class SqliteProxyStore implements ProxyStore {
     return this.rows.operation(userId, key, this.clock.now()) ?? null;
   }
 
-  waitForOperation(userId: string, key: string, signal: AbortSignal): Promise<Operation | null> {
-    return this.waiters.wait(OperationWaiters.id(userId, key), () => this.getOperation(userId, key), signal);
+  async adoptOperation(
+    userId: string,
+    key: string,
+    owner: string,
+    driveUntil: number,
+    now: number,
+  ): Promise<Operation | null> {
+    if (!this.rows.adoptOperation(userId, key, owner, driveUntil, now)) return null;
+    return this.getOperation(userId, key);
+  }
+
+  waitForOperation(
+    userId: string,
+    key: string,
+    signal: AbortSignal,
+    settled?: (op: Operation) => boolean,
+  ): Promise<Operation | null> {
+    return this.waiters.wait(
+      OperationWaiters.id(userId, key),
+      () => this.getOperation(userId, key),
+      signal,
+      settled,
+    );
   }
 
   /**
    * Settles what a previous process left unfinished: this process holds the file alone, so every
-   * operation not `done` belongs to a caller that is gone, and every open grant to a wait that died.
-   * Grants not yet used or refused expire (an approval is for the call that was waiting, not for a
-   * later one). An operation whose backend call may have started (`in_progress`, or its grant used)
-   * is finished with `interrupted(op)`, kept `retentionMs`: it never runs again under its key. One
-   * still waiting for approval ran nothing: it is released, so a retry with its key asks again.
+   * operation not `done` belongs to a caller that is gone. One whose backend call may have started
+   * (`in_progress`, or its grant used) is finished with `interrupted(op)`, kept `retentionMs`: it
+   * never runs again under its key. One still waiting for approval ran nothing: it is parked, so the
+   * next call with its key (or `get_operation_status`) adopts it at once, instead of after the dead
+   * owner's lease, and collects the same approval; its grant is kept (single use, with its expiry).
    * Fsynced, one transaction. Call once, at start, before serving.
    */
   settleInterrupted(
     interrupted: (op: Operation) => unknown,
     retentionMs: number,
-  ): { unknownOutcome: number; released: number; grantsExpired: number } {
+  ): { unknownOutcome: number; parked: number } {
     const now = this.clock.now();
     const settle = this.database.db.transaction(() => {
       let unknownOutcome = 0;
-      let released = 0;
+      let parked = 0;
       for (const op of this.rows.unfinishedOperations(now)) {
         const grant = op.grantId ? this.rows.grant(op.grantId, now) : undefined;
         if (op.state === 'in_progress' || grant?.state === 'used') {
           this.rows.finishOperation(op.userId, op.key, op.owner, interrupted(op), now + retentionMs, now);
           unknownOutcome++;
         } else {
-          this.rows.deleteOperation(op.userId, op.key);
-          released++;
+          this.rows.parkOperation(op.userId, op.key);
+          parked++;
         }
       }
-      return { unknownOutcome, released, grantsExpired: this.rows.expireOpenGrants() };
+      return { unknownOutcome, parked };
     });
     return durably(this.database.db, () => settle());
   }

@@ -1,0 +1,149 @@
+import type { FormQuestion, Inquiry, InquiryResponse } from '@hitl/protocol';
+import { showInvisible } from '@hitl/protocol';
+
+/*
+ * The answer-link page (DESIGN §6.3): one inquiry and its form, rendered on the server with no script
+ * at all. Agent text is untrusted (§5): it is shown as plain text (invisible and bidi characters made
+ * visible, then HTML-escaped), never as markup, and nothing on the page loads from elsewhere.
+ */
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text for HTML content or a quoted attribute: visible escapes first, then entity escapes. */
+export function text(value: string): string {
+  return showInvisible(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
+}
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#111}
+.q{white-space:pre-wrap;border-left:4px solid #36c;padding:.5rem 1rem;background:#f4f7fb}
+fieldset{border:1px solid #ccc;margin:1rem 0;padding:.5rem 1rem}label{display:block;margin:.25rem 0}
+textarea,input[type=text],input[type=number]{width:100%;box-sizing:border-box;font:inherit;padding:.4rem}
+button{font:inherit;padding:.5rem 1rem;margin:.5rem .5rem 0 0}.meta{color:#555;font-size:.9rem}
+.error{color:#a00;font-weight:600}`;
+
+/** A whole page; `nonce` admits the one inline style block the CSP allows. */
+export function page(title: string, body: string, nonce: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
+<title>${text(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body><main>${body}</main></body></html>`;
+}
+
+const when = (ms: number) => new Date(ms).toUTCString();
+
+/** The header every page of one inquiry shows: who asked, and the question. */
+function questionBlock(inquiry: Inquiry): string {
+  const who = inquiry.asker.name ?? inquiry.asker.tokenSubject;
+  const heading = inquiry.kind === 'approval' ? 'Approval needed' : 'A question for you';
+  const action = inquiry.action
+    ? `<p class="meta">Action: <strong>${text(inquiry.action.tool)}</strong> on ${text(inquiry.action.server)}</p>
+<pre class="q">${text(JSON.stringify(inquiry.action.arguments ?? {}, null, 2))}</pre>`
+    : '';
+  return `<h1>${heading}${inquiry.critical ? ' (critical)' : ''}</h1>
+<p class="meta">Asked by ${text(who)}</p><div class="q">${text(inquiry.question)}</div>${action}`;
+}
+
+function prefill(inquiry: Inquiry): InquiryResponse | undefined {
+  return inquiry.defaultAnswer ?? inquiry.suggestedAnswer;
+}
+
+function radios(name: string, options: readonly string[], checked: unknown): string {
+  return options
+    .map(
+      (o) =>
+        `<label><input type="radio" name="${name}" value="${text(o)}"${o === checked ? ' checked' : ''}> ${text(o)}</label>`,
+    )
+    .join('');
+}
+
+function field(q: FormQuestion, value: unknown): string {
+  const name = `q.${q.id}`;
+  const legend = `<legend>${text(q.prompt)}${q.required ? ' (required)' : ''}</legend>`;
+  switch (q.kind) {
+    case 'text':
+      return `<fieldset>${legend}<input type="text" name="${name}" value="${text(typeof value === 'string' ? value : '')}"></fieldset>`;
+    case 'number':
+      return `<fieldset>${legend}<input type="number" step="any" name="${name}" value="${typeof value === 'number' ? value : ''}"></fieldset>`;
+    case 'boolean':
+      return `<fieldset>${legend}${radios(name, ['yes', 'no'], value === true ? 'yes' : value === false ? 'no' : undefined)}</fieldset>`;
+    case 'choice':
+      return `<fieldset>${legend}${radios(name, q.options ?? [], value)}</fieldset>`;
+    case 'multi': {
+      const chosen = Array.isArray(value) ? value : [];
+      const boxes = (q.options ?? []).map(
+        (o) =>
+          `<label><input type="checkbox" name="${name}" value="${text(o)}"${chosen.includes(o) ? ' checked' : ''}> ${text(o)}</label>`,
+      );
+      return `<fieldset>${legend}${boxes.join('')}</fieldset>`;
+    }
+  }
+}
+
+/** The inputs and buttons that answer this inquiry. */
+function answerControls(inquiry: Inquiry): string {
+  const value = prefill(inquiry);
+  const refuse = '<button type="submit" name="action" value="refuse">I would rather not answer</button>';
+  if (inquiry.kind === 'approval') {
+    return `<button type="submit" name="action" value="approve">Approve</button>
+<button type="submit" name="action" value="reject">Reject</button>`;
+  }
+  let inputs: string;
+  if (inquiry.questions) {
+    const values = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+    inputs = inquiry.questions.map((q) => field(q, values[q.id] ?? q.default)).join('');
+  } else if (inquiry.options) {
+    inputs = `<fieldset><legend>Your answer</legend>${radios('response', inquiry.options, value)}</fieldset>`;
+  } else {
+    const prefilled = typeof value === 'string' ? value : '';
+    inputs = `<label for="response">Your answer</label><textarea id="response" name="response" rows="4">${text(prefilled)}</textarea>`;
+  }
+  return `${inputs}<button type="submit" name="action" value="answer">Send answer</button>${refuse}`;
+}
+
+/** A pending inquiry with its form; `problem` repeats why the last answer was not taken. */
+export function answerPage(inquiry: Inquiry, nonce: string, problem?: string): string {
+  const until = inquiry.deadlines.answerBy ?? inquiry.deadlines.serviceAt;
+  const error = problem ? `<p class="error" role="alert">${text(problem)}</p>` : '';
+  return page(
+    'Answer a question',
+    `${questionBlock(inquiry)}${error}<form method="post">${answerControls(inquiry)}</form>
+<p class="meta">This link works once and until ${when(until)}.</p>`,
+    nonce,
+  );
+}
+
+/** An inquiry that already ended: who ended it and when. */
+export function endedPage(inquiry: Inquiry, nonce: string, heading = 'This question is closed'): string {
+  const by = inquiry.resolvedBy;
+  const who =
+    by?.kind === 'human'
+      ? `answered from ${text(by.deviceName ?? 'a device')}`
+      : by?.kind === 'agent'
+        ? 'cancelled by the agent that asked'
+        : by?.kind === 'decision-agent'
+          ? 'decided by a fallback (no person answered)'
+          : 'timed out (no person answered)';
+  const at = inquiry.resolvedAt === undefined ? '' : ` on ${when(inquiry.resolvedAt)}`;
+  return page(
+    heading,
+    `<h1>${text(heading)}</h1>${questionBlock(inquiry)}<p>It was ${who}${at} (${text(inquiry.status)}).</p>`,
+    nonce,
+  );
+}
+
+/** Thanks, after this link's answer won. */
+export function thanksPage(inquiry: Inquiry, nonce: string): string {
+  const what = inquiry.status === 'refused' ? 'You declined to answer.' : 'Your answer was sent.';
+  return page('Thank you', `<h1>Thank you</h1><p>${what} You can close this page.</p>`, nonce);
+}
+
+/** A link that cannot be used: expired, unknown, or not a link at all. */
+export function messagePage(title: string, message: string, nonce: string): string {
+  return page(title, `<h1>${text(title)}</h1><p>${text(message)}</p>`, nonce);
+}

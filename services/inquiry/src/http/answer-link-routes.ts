@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { HostPolicy, LinkClaims, LinkTokens } from '@hitl/auth';
+import { HitlError, type Inquiry, LIMITS } from '@hitl/protocol';
+import { type Context, Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Logger } from 'pino';
+import type { InquiryService } from '../core/inquiry-service.js';
+import type { RateLimiter } from '../core/rate-limit.js';
+import { readSubmission } from './answer-link-form.js';
+import { answerPage, endedPage, messagePage, thanksPage } from './answer-link-page.js';
+import { guardHost, rateLimited } from './auth.js';
+import { limitBody } from './body-limit.js';
+
+export interface AnswerLinkDeps {
+  service: InquiryService;
+  links: LinkTokens;
+  limiter: RateLimiter;
+  hostPolicy: HostPolicy;
+  logger: Logger;
+}
+
+/** No script at all; the one inline style block by nonce; forms post only here; never framed. */
+function secureHeaders(c: Context, nonce: string): void {
+  c.header(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+  );
+  // The URL is the credential: it must not leak through a Referer, a cache or a search index.
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('X-Frame-Options', 'DENY');
+  c.header('X-Robots-Tag', 'noindex');
+}
+
+type Opened = { ok: true; claims: LinkClaims; inquiry: Inquiry } | { ok: false; response: Response };
+
+/**
+ * `/a/<link token>` (DESIGN §6.3): whoever holds the link sees one inquiry and may answer or refuse it
+ * once. GET never changes anything (mail scanners fetch links); POST settles through the same service
+ * path as a device, so the first answer from any door wins.
+ */
+export function answerLinkRoutes(deps: AnswerLinkDeps): Hono {
+  const app = new Hono();
+  app.use('*', guardHost(deps.hostPolicy));
+
+  const html = (c: Context, body: string, status: ContentfulStatusCode = 200) => c.html(body, status);
+
+  /** Checks the link and reads its inquiry; the page to show instead when it cannot be used. */
+  async function open(c: Context, nonce: string): Promise<Opened> {
+    const claims = await deps.links.verify(c.req.param('token') ?? '');
+    if (claims === 'expired') {
+      const body = messagePage('This link has expired', 'The time to answer this question is over.', nonce);
+      return { ok: false, response: html(c, body, 410) };
+    }
+    const inquiry = claims && (await deps.service.find(claims.inquiryId, claims.userId));
+    if (!claims || !inquiry) {
+      const body = messagePage(
+        'Link not found',
+        'This link is not valid. Check that it was copied whole.',
+        nonce,
+      );
+      return { ok: false, response: html(c, body, 404) };
+    }
+    return { ok: true, claims, inquiry };
+  }
+
+  app.get('/:token', async (c) => {
+    const nonce = randomBytes(16).toString('base64');
+    secureHeaders(c, nonce);
+    const opened = await open(c, nonce);
+    if (!opened.ok) return opened.response;
+    const { inquiry } = opened;
+    return html(c, inquiry.status === 'pending' ? answerPage(inquiry, nonce) : endedPage(inquiry, nonce));
+  });
+
+  app.post('/:token', limitBody(LIMITS.bodyBytes), async (c) => {
+    const nonce = randomBytes(16).toString('base64');
+    secureHeaders(c, nonce);
+    const opened = await open(c, nonce);
+    if (!opened.ok) return opened.response;
+    const { claims, inquiry } = opened;
+    const decision = await deps.limiter.consume(`link:${claims.linkId}`);
+    if (!decision.ok) throw rateLimited(decision.retryAfterMs);
+    if (inquiry.status !== 'pending') return html(c, endedPage(inquiry, nonce, 'Already answered'), 409);
+    const submission = readSubmission(inquiry, await c.req.parseBody({ all: true }));
+    const device = { deviceId: `link:${claims.linkId}`, deviceName: `${claims.channel} link` };
+    const ending =
+      submission.type === 'refusal'
+        ? { type: 'refusal' as const, device }
+        : { type: 'answer' as const, response: submission.response, device };
+    try {
+      const result = await deps.service.settle(inquiry.inquiryId, claims.userId, ending);
+      if (result.kind === 'won') {
+        deps.logger.info(
+          {
+            inquiryId: inquiry.inquiryId,
+            userId: claims.userId,
+            channel: claims.channel,
+            linkId: claims.linkId,
+          },
+          'answered through a link',
+        );
+        return html(c, thanksPage(result.inquiry, nonce));
+      }
+      const latest = result.kind === 'lost' ? result.inquiry : inquiry;
+      return html(c, endedPage(latest, nonce, 'Already answered'), 409);
+    } catch (error) {
+      if (error instanceof HitlError && error.code === 'invalid_input') {
+        return html(c, answerPage(inquiry, nonce, error.message), 400);
+      }
+      throw error;
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,75 @@
+import { type Inquiry, showInvisible } from '@hitl/protocol';
+
+/** One mail: the question, its options, and the answer link; the HTML is built from escaped text only. */
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escape = (value: string) => value.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
+
+/** Agent text as a person should read it in a mail: invisible characters made visible (DESIGN §5). */
+const visible = (value: string) => showInvisible(value);
+
+function oneLine(value: string, max: number): string {
+  const line = visible(value).replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+}
+
+/** The choices a person can make, as lines. */
+function choices(inquiry: Inquiry): string[] {
+  if (inquiry.kind === 'approval') return ['approve', 'reject'];
+  if (inquiry.options) return inquiry.options.map(visible);
+  if (inquiry.questions) return inquiry.questions.map((q) => `${visible(q.prompt)} (${q.kind})`);
+  return [];
+}
+
+/**
+ * The mail for one inquiry (DESIGN §6.3): plain text and HTML with the same words, no remote content
+ * (no images, no styles from elsewhere), agent text never interpreted as markup, and one link: the
+ * answer link.
+ */
+export function mailFor(inquiry: Inquiry, answerUrl: string): MailContent {
+  const who = visible(inquiry.asker.name ?? inquiry.asker.tokenSubject);
+  const what = inquiry.kind === 'approval' ? 'Approval needed' : 'A question';
+  const subject = `${what} from ${oneLine(who, 60)}: ${oneLine(inquiry.question, 80)}`;
+  const until = new Date(inquiry.deadlines.answerBy ?? inquiry.deadlines.serviceAt).toUTCString();
+  const action = inquiry.action
+    ? [
+        `Action: ${visible(inquiry.action.tool)} on ${visible(inquiry.action.server)}`,
+        JSON.stringify(inquiry.action.arguments ?? {}, null, 2),
+      ]
+    : [];
+  const list = choices(inquiry);
+  const text = [
+    `${what} from ${who}${inquiry.critical ? ' (critical)' : ''}:`,
+    '',
+    visible(inquiry.question),
+    ...(action.length ? ['', ...action] : []),
+    ...(list.length ? ['', 'Choices:', ...list.map((c) => `  - ${c}`)] : []),
+    '',
+    `Answer here (the link works once, until ${until}):`,
+    answerUrl,
+    '',
+    'If you did not expect this, ignore it: nothing happens until someone answers.',
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body>',
+    `<p>${escape(what)} from <strong>${escape(who)}</strong>${inquiry.critical ? ' (critical)' : ''}:</p>`,
+    `<blockquote style="white-space:pre-wrap">${escape(visible(inquiry.question))}</blockquote>`,
+    ...(action.length ? [`<pre>${escape(action.join('\n'))}</pre>`] : []),
+    ...(list.length ? [`<p>Choices:</p><ul>${list.map((c) => `<li>${escape(c)}</li>`).join('')}</ul>`] : []),
+    `<p><a href="${escape(answerUrl)}">Answer</a> (the link works once, until ${escape(until)})</p>`,
+    '<p>If you did not expect this, ignore it: nothing happens until someone answers.</p>',
+    '</body></html>',
+  ].join('');
+  return { subject, text, html };
+}
