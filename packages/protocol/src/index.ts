@@ -1,4 +1,5 @@
 export * from './decisions.js';
+export * from './deliveries.js';
 export * from './directory.js';
 export * from './errors.js';
 export * from './events.js';
@@ -7,6 +8,7 @@ export * from './inquiry.js';
 export * from './json-depth.js';
 export * from './limits.js';
 export * from './listen.js';
+export * from './push.js';
 export * from './rest.js';
 export * from './socket-errors.js';
 export * from './tiers.js';

@@ -3,6 +3,17 @@ export { copyLuaFiles } from './lua-kit/copy-lua.js';
 export { defineScriptFiles, loadScriptDir, type RawReply, type ScriptFile } from './lua-kit/script-loader.js';
 export { readReply, type ScriptReply, ScriptReplyError } from './lua-kit/script-reply.js';
 export { MemoryInquiryStore } from './memory/memory-store.js';
+export { MemoryPushSubscriptionStore } from './push/memory-push.js';
+export type {
+  NewPushSubscription,
+  PushKeys,
+  PushSubscriptionRecord,
+  PushSubscriptionStore,
+  SavePushResult,
+} from './push/push-subscriptions.js';
+export { type RedisPushOptions, RedisPushSubscriptionStore } from './push/redis-push.js';
+export { sharedVapidKeys } from './push/redis-vapid.js';
+export { SqlitePushSubscriptionStore } from './push/sqlite-push.js';
 export { RedisInquiryStore, type RedisStoreOptions } from './redis/redis-store.js';
 export { MemoryRevocationStore } from './revocations/memory-revocations.js';
 export { type RedisRevocationOptions, RedisRevocationStore } from './revocations/redis-revocations.js';

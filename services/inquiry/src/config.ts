@@ -13,6 +13,7 @@ import {
 } from '@hitl/protocol';
 import { z } from 'zod';
 import { defaultMaxConnections } from './http/http-limits.js';
+import { type VapidKeys, vapidProblems } from './push/vapid-keys.js';
 
 const TIER_VARS: Record<keyof TimeoutTiers, string> = {
   deviceMs: 'HITL_DEVICE_TIMEOUT_MS',
@@ -78,6 +79,10 @@ const EnvSchema = z.object({
     ),
   ),
   HITL_DECISION_LOG_MAX: int(10_000, 100, 10_000_000),
+  HITL_VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  HITL_VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  HITL_VAPID_SUBJECT: z.string().min(1).optional(),
+  HITL_PUSH_ALLOW_HTTP_HOSTS: list,
   HITL_DIRECTORY_FILE: z.string().min(1).optional(),
   HITL_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   HITL_SMTP_URL: z
@@ -127,6 +132,8 @@ export interface Config {
   policy: PolicyConfig;
   /** About how many records the decision audit log keeps. */
   decisionLogMax: number;
+  /** Web Push: the configured VAPID keys (else generated, see push/load-vapid.ts) and the http: hosts allowed. */
+  push: { vapid?: VapidKeys; allowHttpHosts: string[] };
   /** The directory of people, teams and webhooks (`HITL_DIRECTORY_FILE`, YAML or JSON). */
   directoryFile?: string;
   /** The address people reach this service at (answer links); default: the node's own URL. */
@@ -188,6 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       );
     }
   }
+  const vapid = vapidFromEnv(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -225,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     policy: withForbidden(policy, e.HITL_FORBID_STRATEGIES),
     decisionLogMax: e.HITL_DECISION_LOG_MAX,
+    push: { ...(vapid ? { vapid } : {}), allowHttpHosts: e.HITL_PUSH_ALLOW_HTTP_HOSTS },
     directoryFile: e.HITL_DIRECTORY_FILE,
     publicUrl: e.HITL_PUBLIC_URL,
     email:
@@ -234,4 +243,42 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooks: { allowHosts: e.HITL_WEBHOOK_ALLOW_HOSTS, backoffMs: e.HITL_WEBHOOK_BACKOFF_MS },
     logLevel: e.LOG_LEVEL,
   };
+}
+
+const VAPID_VARS = {
+  publicKey: 'HITL_VAPID_PUBLIC_KEY',
+  privateKey: 'HITL_VAPID_PRIVATE_KEY',
+  subject: 'HITL_VAPID_SUBJECT',
+} as const;
+
+/**
+ * The VAPID keys from the environment: all three variables or none (then the node makes its own).
+ * @throws ConfigError naming the missing variables, or each bad one
+ */
+function vapidFromEnv(e: z.infer<typeof EnvSchema>): VapidKeys | undefined {
+  const given = {
+    publicKey: e.HITL_VAPID_PUBLIC_KEY,
+    privateKey: e.HITL_VAPID_PRIVATE_KEY,
+    subject: e.HITL_VAPID_SUBJECT,
+  };
+  const missing = (Object.keys(VAPID_VARS) as (keyof typeof VAPID_VARS)[]).filter((k) => !given[k]);
+  if (missing.length === 3) return undefined;
+  if (missing.length > 0) {
+    const lines = missing.map(
+      (k) => `${VAPID_VARS[k]}="": required when any HITL_VAPID_* variable is set (all three or none)`,
+    );
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const keys = given as VapidKeys;
+  const problems = vapidProblems(keys);
+  if (problems.length > 0) {
+    // The private key is a secret: never echoed back.
+    const lines = problems.map(({ field, message }) =>
+      field === 'privateKey'
+        ? `${VAPID_VARS[field]}: ${message}`
+        : `${VAPID_VARS[field]}=${JSON.stringify(keys[field])}: ${message}`,
+    );
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return keys;
 }

@@ -1,6 +1,7 @@
 import type { Inquiry } from '@hitl/protocol';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { InquiryMetrics } from './core/ports.js';
+import type { PushResult, PushType } from './push/push-notifier.js';
 
 /** The node's Prometheus metrics (one registry per node, so several nodes can share a process in tests). */
 export class NodeMetrics implements InquiryMetrics {
@@ -20,6 +21,13 @@ export class NodeMetrics implements InquiryMetrics {
     name: 'hitl_answer_latency_seconds',
     help: 'Time from question to human answer',
     buckets: [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600],
+    registers: [this.registry],
+  });
+
+  private readonly pushTotal = new Counter({
+    name: 'hitl_push_total',
+    help: 'Web Push messages this node sent, by type (inquiry, resolved) and result (delivered, gone, failed, retried, dropped, expired)',
+    labelNames: ['type', 'result'] as const,
     registers: [this.registry],
   });
 
@@ -59,5 +67,9 @@ export class NodeMetrics implements InquiryMetrics {
     if (inquiry.status === 'answered' && inquiry.resolvedBy?.kind === 'human' && inquiry.resolvedAt) {
       this.answerSeconds.observe((inquiry.resolvedAt - inquiry.createdAt) / 1000);
     }
+  }
+
+  pushed(type: PushType, result: PushResult): void {
+    this.pushTotal.inc({ type, result });
   }
 }

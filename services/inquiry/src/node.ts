@@ -30,6 +30,7 @@ import { HeldCalls } from './mcp/held-calls.js';
 import { NodeMetrics } from './metrics.js';
 import { MemoryDeliveryLog, RedisDeliveryLog, SqliteDeliveryLog } from './notify/delivery-log.js';
 import { startNotifiers } from './notify/notifiers.js';
+import { createPushParts } from './push/push-setup.js';
 import { connectRedis } from './redis.js';
 import { createDeviceGateway } from './socket/gateway.js';
 import { VERSION } from './version.js';
@@ -144,6 +145,15 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     nodeUrl: () => nodeUrl,
   });
   listeners.push(...notifiers.listeners);
+  const push = await createPushParts(config, {
+    redis: redis?.client,
+    database: embedded?.database?.db,
+    clock,
+    logger,
+    metrics,
+    deliveries,
+  });
+  listeners.push(push.notifier);
   const stopReloading = directory.reloadOnHangup();
 
   const hostPolicy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
@@ -168,6 +178,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     retentionMs: config.retentionMs,
     decisionLog: decisions.log,
     revocations: revocationStore,
+    push,
     version: VERSION,
     webRoot: options.webRoot,
   });
@@ -227,6 +238,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       await store.close();
       await tasks.close();
       await revocationStore.close();
+      await push.close();
       await embedded?.close();
       await redis?.close();
       logger.info('node stopped');

@@ -1,6 +1,8 @@
 import {
   type DecisionRecord,
   DecisionRecordSchema,
+  type Delivery,
+  DeliverySchema,
   ErrorBodySchema,
   type Inquiry,
   InquirySchema,
@@ -103,6 +105,21 @@ export async function listDecisions(
 ): Promise<{ items: DecisionRecord[]; complete: boolean; skipped: number } | null> {
   try {
     return await collect('/api/decisions', { ...filters }, token, DecisionRecordSchema, 5, signal);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return null;
+    throw error;
+  }
+}
+
+/** What every channel (push, mail, webhooks) did for one inquiry; `null` when the server has no such list. */
+export async function listChannels(
+  token: string,
+  inquiryId: string,
+  signal?: AbortSignal,
+): Promise<Delivery[] | null> {
+  try {
+    const path = `/api/inquiries/${encodeURIComponent(inquiryId)}/channels`;
+    return (await getPage(path, token, DeliverySchema, signal)).items;
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return null;
     throw error;

@@ -2,6 +2,7 @@ import { type DecisionRecord, type Inquiry, showInvisible } from '@hitl/protocol
 import { type ReactNode, useEffect, useRef } from 'react';
 import { QuestionText } from '../markdown/safe-markdown';
 import { outcomeText } from '../outcome';
+import { ChannelList } from './channel-list';
 import { formatTime, showValue } from './format';
 import { formatDuration } from './stats';
 
@@ -17,7 +18,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 const json = (value: unknown) => <pre className="json">{showInvisible(JSON.stringify(value, null, 2))}</pre>;
 
 /** Everything about one inquiry: what was asked, how it ended and when, and its audit-log entries. */
-export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionRecord[]; onClose(): void }) {
+export function InquiryDetail(props: {
+  inquiry: Inquiry;
+  decisions: DecisionRecord[];
+  token: string;
+  onClose(): void;
+}) {
   const { inquiry, decisions } = props;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -109,6 +115,8 @@ export function InquiryDetail(props: { inquiry: Inquiry; decisions: DecisionReco
           </li>
         ))}
       </ol>
+      <h4>Channels</h4>
+      <ChannelList token={props.token} inquiryId={inquiry.inquiryId} />
     </section>
   );
 }

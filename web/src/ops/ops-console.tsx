@@ -108,6 +108,7 @@ export default function OpsConsole({ session, onSignOut }: { session: Session; o
             <InquiryDetail
               inquiry={open}
               decisions={(data.decisions ?? []).filter((d) => d.inquiryId === open.inquiryId)}
+              token={session.token}
               onClose={() => setOpenId(null)}
             />
           ) : null}

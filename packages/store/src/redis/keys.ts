@@ -29,6 +29,14 @@ export interface StoreKeys {
   resolvedChannel: string;
   /** String: the inquiry an open MCP call waits on (for cancels that reach another node). */
   call(callKey: string): string;
+  /** Hash: the user's push subscriptions, id → JSON record. */
+  pushSubscriptions(userId: string): string;
+  /** Sorted set scored by last save (epoch ms): the user's push subscription ids, oldest first. */
+  pushOrder(userId: string): string;
+  /** Hash: the user's push endpoints, endpoint → subscription id. */
+  pushEndpoints(userId: string): string;
+  /** String: the VAPID key pair every node signs pushes with (JSON), written once by the first node. */
+  vapidKeys: string;
   /** String (JSON, expires with the task): an MCP task of the user, under the user's hash tag. */
   task(userId: string, taskId: string): string;
   /** Sorted set (score 0, lex order = creation order): `<listKey>:<taskId>` of the user's tasks. */
@@ -53,6 +61,10 @@ export function storeKeys(prefix: string): StoreKeys {
     deadlines: `${prefix}deadlines`,
     resolvedChannel: `${prefix}resolved`,
     call: (callKey) => `${prefix}call:${callKey}`,
+    pushSubscriptions: (userId) => `${user(userId)}:push`,
+    pushOrder: (userId) => `${user(userId)}:push:order`,
+    pushEndpoints: (userId) => `${user(userId)}:push:endpoints`,
+    vapidKeys: `${prefix}push:vapid`,
     task: (userId, taskId) => `${user(userId)}:task:${taskId}`,
     userTasks: (userId) => `${user(userId)}:tasks`,
   };

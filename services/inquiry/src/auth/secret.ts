@@ -33,7 +33,7 @@ async function lstatOrNull(path: string): Promise<Stats | null> {
 }
 
 /** Creates the state folder 0700, or checks that an existing one is a folder only its owner reads. */
-async function safeStateDir(dir: string): Promise<void> {
+export async function safeStateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const info = await stat(dir);
   if (!info.isDirectory()) throw new SecretFileError(`the state folder ${dir} is not a folder`);
@@ -44,18 +44,26 @@ async function safeStateDir(dir: string): Promise<void> {
   }
 }
 
-/** Reads an existing secret file after checking it is a plain file, private, and long enough. */
-async function readSecretFile(path: string, info: Stats): Promise<string> {
+/**
+ * Reads a private file of the state folder (the secret, the VAPID keys) after checking it is a plain
+ * file, not a link, readable by its owner only, and owned by the user running hitl.
+ * @param what names the file in messages ("the secret", "the VAPID keys")
+ * @returns the file's text, or null when it does not exist
+ * @throws SecretFileError saying what to fix
+ */
+export async function readPrivateFile(path: string, what: string): Promise<string | null> {
+  const info = await lstatOrNull(path);
+  if (!info) return null;
   if (info.isSymbolicLink()) {
     throw new SecretFileError(
-      `${path} is a symbolic link; it is not followed. Put the secret file itself there (or remove the link to make a new secret)`,
+      `${path} is a symbolic link; it is not followed. Put ${what} itself there (or remove the link to make a new one)`,
     );
   }
   if (!info.isFile())
-    throw new SecretFileError(`${path} is not a regular file; remove it or put the secret there`);
+    throw new SecretFileError(`${path} is not a regular file; remove it or put ${what} there`);
   if (CHECK_MODES && (info.mode & 0o077) !== 0) {
     throw new SecretFileError(
-      `${path} can be read by others (mode ${octal(info.mode)}); run: chmod 600 ${path} (and make a new secret if others may have read it)`,
+      `${path} can be read by others (mode ${octal(info.mode)}); run: chmod 600 ${path} (and make new ones if others may have read ${what})`,
     );
   }
   if (CHECK_MODES && typeof process.getuid === 'function' && info.uid !== process.getuid()) {
@@ -66,16 +74,23 @@ async function readSecretFile(path: string, info: Stats): Promise<string> {
   // O_NOFOLLOW: a link swapped in after the check above is refused, not followed.
   const file = await open(path, constants.O_RDONLY | (CHECK_MODES ? constants.O_NOFOLLOW : 0));
   try {
-    const secret = (await file.readFile('utf8')).trim();
-    if (secret.length < MIN_SECRET_CHARS) {
-      throw new SecretFileError(
-        `${path} holds a secret of ${secret.length} characters; at least ${MIN_SECRET_CHARS} are needed. Put a longer one in it (e.g. openssl rand -base64 32 > ${path}) or remove the file to make a new one (tokens signed with the old secret stop working)`,
-      );
-    }
-    return secret;
+    return await file.readFile('utf8');
   } finally {
     await file.close();
   }
+}
+
+/** Reads an existing secret file (see {@link readPrivateFile}) and checks it is long enough. */
+async function readSecretFile(path: string): Promise<string | null> {
+  const text = await readPrivateFile(path, 'the secret');
+  if (text === null) return null;
+  const secret = text.trim();
+  if (secret.length < MIN_SECRET_CHARS) {
+    throw new SecretFileError(
+      `${path} holds a secret of ${secret.length} characters; at least ${MIN_SECRET_CHARS} are needed. Put a longer one in it (e.g. openssl rand -base64 32 > ${path}) or remove the file to make a new one (tokens signed with the old secret stop working)`,
+    );
+  }
+  return secret;
 }
 
 /**
@@ -91,8 +106,8 @@ export async function loadOrCreateSecret(
   if (configured) return { secret: configured, created: false };
   const path = join(stateDir, 'secret');
   await safeStateDir(stateDir);
-  const existing = await lstatOrNull(path);
-  if (existing) return { secret: await readSecretFile(path, existing), created: false, path };
+  const existing = await readSecretFile(path);
+  if (existing !== null) return { secret: existing, created: false, path };
   const secret = randomBytes(32).toString('base64url');
   // `wx`: created here or not at all, so a file or link that appeared meanwhile is never written through.
   await writeFile(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });

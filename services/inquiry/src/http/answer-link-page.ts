@@ -1,5 +1,5 @@
 import type { FormQuestion, Inquiry, InquiryResponse } from '@hitl/protocol';
-import { showInvisible } from '@hitl/protocol';
+import { visibleHtml } from '../core/html-text.js';
 
 /*
  * The answer-link page (DESIGN §6.3): one inquiry and its form, rendered on the server with no script
@@ -7,18 +7,8 @@ import { showInvisible } from '@hitl/protocol';
  * visible, then HTML-escaped), never as markup, and nothing on the page loads from elsewhere.
  */
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
 /** Text for HTML content or a quoted attribute: visible escapes first, then entity escapes. */
-export function text(value: string): string {
-  return showInvisible(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
-}
+const text = visibleHtml;
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#111}
 .q{white-space:pre-wrap;border-left:4px solid #36c;padding:.5rem 1rem;background:#f4f7fb}

@@ -11,6 +11,7 @@ import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { restErrors } from './error-handlers.js';
 import { errorResponse } from './errors.js';
+import { type PushRouteDeps, pushRoutes } from './push-routes.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { type RevocationRouteDeps, revocationRoutes } from './revocation-routes.js';
 import { webRoutes } from './web-routes.js';
@@ -22,6 +23,7 @@ export interface AppDeps
     McpRouteDeps,
     DecisionRouteDeps,
     RevocationRouteDeps,
+    PushRouteDeps,
     WebhookRouteDeps {
   store: InquiryStore;
   metrics: NodeMetrics;
@@ -38,6 +40,7 @@ function apiRoutes(deps: AppDeps): Hono {
   api.route('/', restRoutes(deps));
   api.route('/', decisionRoutes(deps));
   api.route('/', revocationRoutes(deps));
+  api.route('/', pushRoutes(deps));
   api.route('/', webhookRoutes(deps));
   return api;
 }

@@ -1,28 +1,10 @@
+import type { Delivery, DeliveryChannel } from '@hitl/protocol';
 import type { SqliteDatabase } from '@hitl/store';
 import { migrate } from '@hitl/store';
 import type { Redis } from 'ioredis';
 
-/** The channels that reach a person with no page open (DESIGN §6.3). */
-export type DeliveryChannel = 'webhook' | 'email' | 'push';
-
-/**
- * One message sent for an inquiry on one channel, and what became of each attempt: a webhook POST,
- * a mail handed to the SMTP server, a push to a push service (DESIGN §6.3: ops read these).
- */
-export interface WebhookDelivery {
-  /** The message id: for a webhook its `webhook-id`, the same on every attempt. */
-  id: string;
-  channel: DeliveryChannel;
-  event: string;
-  /** Where it went: the webhook URL, `mailto:<address>`, or the push service's origin. */
-  url: string;
-  inquiryId: string;
-  userId: string;
-  createdAt: number;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: { at: number; status?: number; error?: string }[];
-  nextAttemptAt?: number;
-}
+/** A delivery as the log keeps it (the shape is `DeliverySchema` in @hitl/protocol). */
+export type WebhookDelivery = Delivery;
 
 export interface DeliveryPage {
   items: WebhookDelivery[];

@@ -1,4 +1,5 @@
 import { type Inquiry, showInvisible } from '@hitl/protocol';
+import { escapeHtml } from '../core/html-text.js';
 
 /** One mail: the question, its options, and the answer link; the HTML is built from escaped text only. */
 export interface MailContent {
@@ -6,15 +7,6 @@ export interface MailContent {
   text: string;
   html: string;
 }
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escape = (value: string) => value.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
 
 /** Agent text as a person should read it in a mail: invisible characters made visible (DESIGN §5). */
 const visible = (value: string) => showInvisible(value);
@@ -63,11 +55,13 @@ export function mailFor(inquiry: Inquiry, answerUrl: string): MailContent {
   ].join('\n');
   const html = [
     '<!doctype html><html><body>',
-    `<p>${escape(what)} from <strong>${escape(who)}</strong>${inquiry.critical ? ' (critical)' : ''}:</p>`,
-    `<blockquote style="white-space:pre-wrap">${escape(visible(inquiry.question))}</blockquote>`,
-    ...(action.length ? [`<pre>${escape(action.join('\n'))}</pre>`] : []),
-    ...(list.length ? [`<p>Choices:</p><ul>${list.map((c) => `<li>${escape(c)}</li>`).join('')}</ul>`] : []),
-    `<p><a href="${escape(answerUrl)}">Answer</a> (the link works once, until ${escape(until)})</p>`,
+    `<p>${escapeHtml(what)} from <strong>${escapeHtml(who)}</strong>${inquiry.critical ? ' (critical)' : ''}:</p>`,
+    `<blockquote style="white-space:pre-wrap">${escapeHtml(visible(inquiry.question))}</blockquote>`,
+    ...(action.length ? [`<pre>${escapeHtml(action.join('\n'))}</pre>`] : []),
+    ...(list.length
+      ? [`<p>Choices:</p><ul>${list.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ul>`]
+      : []),
+    `<p><a href="${escapeHtml(answerUrl)}">Answer</a> (the link works once, until ${escapeHtml(until)})</p>`,
     '<p>If you did not expect this, ignore it: nothing happens until someone answers.</p>',
     '</body></html>',
   ].join('');

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** The channels that reach a person with no page open (DESIGN §6.3). */
+export const DeliveryChannelSchema = z.enum(['webhook', 'email', 'push']);
+export type DeliveryChannel = z.infer<typeof DeliveryChannelSchema>;
+
+/**
+ * One message sent for an inquiry on one channel and what became of each attempt: a webhook POST, a
+ * mail handed to the SMTP server, a push to a push service. `GET /api/webhooks/deliveries` and
+ * `GET /api/inquiries/:id/channels` (ops) list them.
+ */
+export const DeliverySchema = z.object({
+  /** The message id: for a webhook its `webhook-id`, the same on every attempt. */
+  id: z.string(),
+  channel: DeliveryChannelSchema,
+  event: z.string(),
+  /** Where it went: the webhook URL, `mailto:<address>`, or the push service's origin. */
+  url: z.string(),
+  inquiryId: z.string(),
+  userId: z.string(),
+  createdAt: z.number(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.array(
+    z.object({ at: z.number(), status: z.number().optional(), error: z.string().optional() }),
+  ),
+  nextAttemptAt: z.number().optional(),
+});
+export type Delivery = z.infer<typeof DeliverySchema>;

@@ -1,0 +1,56 @@
+import { type Delivery, showInvisible } from '@hitl/protocol';
+import { useEffect, useState } from 'react';
+import { listChannels } from './api';
+import { formatTime } from './format';
+
+const CHANNEL_NAMES: Record<Delivery['channel'], string> = {
+  push: 'Push',
+  email: 'Mail',
+  webhook: 'Webhook',
+};
+
+/** One attempt in words: the HTTP or SMTP status, or the error before any. */
+function attemptText(attempt: Delivery['attempts'][number]): string {
+  if (attempt.error) return `failed: ${attempt.error}`;
+  return attempt.status === undefined ? 'sent' : `answered ${attempt.status}`;
+}
+
+/**
+ * Which channels reached out for this inquiry beyond open pages, and what each said (DESIGN §6.3):
+ * push accepted or gone, mail accepted, every webhook attempt.
+ */
+export function ChannelList({ token, inquiryId }: { token: string; inquiryId: string }) {
+  const [items, setItems] = useState<Delivery[] | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const abort = new AbortController();
+    listChannels(token, inquiryId, abort.signal).then(
+      (found) => setItems(found),
+      (e: unknown) => {
+        if (!abort.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+    return () => abort.abort();
+  }, [token, inquiryId]);
+  if (error) return <p role="alert">Channels could not be read: {error}</p>;
+  if (items === undefined) return <p className="muted">Reading channels…</p>;
+  if (items === null) return <p className="muted">This server does not report channels.</p>;
+  if (items.length === 0) return <p className="muted">No push, mail or webhook was sent for this inquiry.</p>;
+  return (
+    <ul className="channels">
+      {items.map((d) => (
+        <li key={d.id}>
+          <strong>{CHANNEL_NAMES[d.channel]}</strong> {d.event} to {showInvisible(d.url)}: {d.status}
+          <ul>
+            {d.attempts.map((a) => (
+              <li key={a.at}>
+                {formatTime(a.at)} {showInvisible(attemptText(a))}
+              </li>
+            ))}
+            {d.nextAttemptAt ? <li className="muted">next try {formatTime(d.nextAttemptAt)}</li> : null}
+          </ul>
+        </li>
+      ))}
+    </ul>
+  );
+}
