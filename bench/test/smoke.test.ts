@@ -12,7 +12,7 @@ function runQuick(): Promise<{ stdout: string; stderr: string; code: number }> {
     execFile(
       process.execPath,
       [RUN, 'all', '--quick'],
-      { timeout: 280_000, maxBuffer: 16 * 1024 * 1024 },
+      { timeout: 540_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ stdout, stderr, code: error ? Number(error.code ?? 1) : 0 }),
     );
   });
@@ -28,7 +28,7 @@ describe('bench smoke: every scenario at --quick scale', () => {
       const report = parseLine(line);
       if (report) reports.set(report.scenario, report.fields);
     }
-  }, 300_000);
+  }, 600_000);
 
   it.each(SCENARIOS)('%s prints one summary line and finds no correctness fault', (scenario) => {
     const fields = reports.get(scenario);
@@ -48,11 +48,18 @@ describe('bench smoke: every scenario at --quick scale', () => {
     expect(Number(reports.get('baseline')?.redis_p50_ms)).toBeGreaterThan(0);
   });
 
-  it('capacity held every call it parked and measured memory per call', () => {
-    const fields = reports.get('capacity') ?? {};
-    expect(fields.held).toBe(fields.held_target);
-    expect(fields.answered).toBe(fields.held);
-    expect(Number(fields.rss_per_call_kb)).toBeGreaterThan(0);
+  it.each(['capacity', 'capacity-memory', 'capacity-sqlite'])(
+    '%s held every call it parked and measured memory per call',
+    (scenario) => {
+      const fields = reports.get(scenario) ?? {};
+      expect(fields.held).toBe(fields.held_target);
+      expect(fields.answered).toBe(fields.held);
+      expect(Number(fields.rss_per_call_kb)).toBeGreaterThan(0);
+    },
+  );
+
+  it('capacity on SQLite measured the file per pending inquiry', () => {
+    expect(Number(reports.get('capacity-sqlite')?.file_per_inquiry_kb)).toBeGreaterThan(0);
   });
 
   it('races: every inquiry had exactly one winner and both waiters released', () => {

@@ -7,6 +7,8 @@ export const SCENARIOS = [
   'resume-sqlite',
   'fanout',
   'capacity',
+  'capacity-memory',
+  'capacity-sqlite',
   'throughput',
   'races',
 ] as const;

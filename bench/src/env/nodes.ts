@@ -34,6 +34,8 @@ export const BENCH_NODE_ENV: Record<string, string> = {
 export interface NodeHandle {
   url: string;
   pid: number;
+  /** Its own fresh `HITL_STATE_DIR` (the embedded SQLite store's file lives there). */
+  stateDir: string;
   child: ChildProcess;
   /** The last few KB the node wrote (warnings, errors), for a failure message. */
   output(): string;
@@ -85,6 +87,7 @@ export async function startNode(index: number, options: StartNodeOptions = {}): 
   return {
     url,
     pid: child.pid as number,
+    stateDir,
     child,
     output: () => tail,
     stop: async (graceMs = 5000) => {

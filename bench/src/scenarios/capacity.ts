@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRedisServer } from '@hitl/store/testing';
@@ -19,6 +19,9 @@ const FD_HEADROOM = 150;
 const KB = 1024;
 const MB = 1024 * 1024;
 
+/** Where the node keeps its inquiries: Redis, or (no Redis) the volatile or the SQLite store. */
+export type CapacityStore = 'redis' | 'memory' | 'sqlite';
+
 /**
  * Capacity: how many suspended send_inquiry calls ONE node holds, and what each costs in RSS
  * above idle (VmRSS from /proc after a full GC forced through the inspector, and before it).
@@ -26,8 +29,14 @@ const MB = 1024 * 1024;
  * snapshots themselves inflate the RSS figures of that run). Heartbeats every 60 s by default
  * (`--set heartbeatMs=`): the memory per call is the same at any period, and 10 s heartbeats to
  * 20k calls starve a shared 2-core box of the CPU needed to park them at all.
+ * The store's own cost per pending inquiry: Redis `used_memory`, or the SQLite file (+ WAL) bytes; the
+ * memory store's rows are inside the node's heap and RSS.
  */
-export async function capacity(ctx: ScenarioContext): Promise<Fields> {
+export function capacity(store: CapacityStore) {
+  return (ctx: ScenarioContext) => capacityOn(store, ctx);
+}
+
+async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<Fields> {
   const target = param(ctx, 'held', { quick: 500, full: GOAL.held });
   const workers = param(ctx, 'workers', { quick: 1, full: 2 });
   const users = param(ctx, 'users', { quick: 5, full: 20 });
@@ -39,15 +48,17 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   const held = Math.min(target, fdLimit - FD_HEADROOM - users * workers);
   if (held < target)
     ctx.log(`open-file limit ${fdLimit} caps one node at ${held} held calls (asked ${target})`);
-  const redis = await startRedisServer();
-  ctx.cleanup.add(() => redis.stop());
+  const redis = store === 'redis' ? await startRedisServer() : undefined;
+  if (redis) ctx.cleanup.add(() => redis.stop());
   const inspect = await inspectFlag();
   const node = await startNode(0, {
-    redisUrl: redis.url,
+    ...(redis ? { redisUrl: redis.url } : {}),
     execArgv: [inspect.flag],
-    env: { HITL_HEARTBEAT_MS: String(heartbeatMs) },
+    env: { HITL_HEARTBEAT_MS: String(heartbeatMs), ...(redis ? {} : { HITL_STORE: store }) },
   });
   ctx.cleanup.add(() => node.stop());
+  const storeBytes = (): Promise<number> =>
+    redis ? redisUsedBytes(redis.url) : Promise.resolve(store === 'sqlite' ? fileBytes(node.stateDir) : 0);
   const probe = startProbe(inspect.port);
   ctx.cleanup.add(() => probe.stop());
   const ask = probe.ask;
@@ -61,7 +72,7 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   ctx.cleanup.add(() => warm.kill());
   await warm.result;
 
-  const idle = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
+  const idle = await measure(node, storeBytes, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
   const snapshot = ctx.overrides.snapshot ? join(tmpdir(), `hitl-bench-heap-${Date.now()}`) : undefined;
   if (snapshot) await ask({ op: 'snapshot', file: `${snapshot}-idle.heapsnapshot` });
   ctx.log(`idle RSS ${(idle.rss / MB).toFixed(1)} MB; parking ${held} calls from ${workers} processes`);
@@ -79,7 +90,7 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   });
   await sleep(settleMs);
   const rssNoGc = rssBytes(node.pid);
-  const full = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
+  const full = await measure(node, storeBytes, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
   const fds = readdirSync(`/proc/${node.pid}/fd`).length;
   // What holding costs in CPU with nothing happening: heartbeats and the SDK's SSE keep-alives.
   const cpuBefore = cpuSeconds(node.pid);
@@ -91,7 +102,7 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
   );
   for (const worker of load) worker.signal('answer');
   const results = await Promise.all(load.map((w) => w.result));
-  const after = await measure(node, redis.url, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
+  const after = await measure(node, storeBytes, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
   if (snapshot) await ask({ op: 'snapshot', file: `${snapshot}-released.heapsnapshot` });
   if (snapshot) ctx.log(`heap snapshots: ${snapshot}-{idle,parked,released}.heapsnapshot`);
 
@@ -113,7 +124,9 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
     rss_per_call_nogc_kb: per(rssNoGc, idle.rss),
     heap_per_call_kb: per(full.heapUsed, idle.heapUsed),
     external_per_call_kb: per(full.external, idle.external),
-    redis_per_inquiry_kb: per(full.redisUsed, idle.redisUsed),
+    store,
+    ...(store === 'redis' ? { redis_per_inquiry_kb: per(full.storeBytes, idle.storeBytes) } : {}),
+    ...(store === 'sqlite' ? { file_per_inquiry_kb: per(full.storeBytes, idle.storeBytes) } : {}),
     heartbeat_s: heartbeatMs / 1000,
     parked_cpu_util: parkedCpu,
     heap_after_release_mb: after.heapUsed / MB,
@@ -130,25 +143,41 @@ export async function capacity(ctx: ScenarioContext): Promise<Fields> {
 }
 
 interface Snapshot extends NodeJS.MemoryUsage {
-  redisUsed: number;
+  /** What the store holds outside the node: Redis `used_memory`, or the SQLite file and its WAL. */
+  storeBytes: number;
 }
 
-/** The node's memory after a forced full GC, RSS from /proc, and Redis's `used_memory`. */
+/** The node's memory after a forced full GC, RSS from /proc, and the store's bytes. */
 async function measure(
   node: NodeHandle,
-  redisUrl: string,
+  storeBytes: () => Promise<number>,
   gc: () => Promise<NodeJS.MemoryUsage>,
 ): Promise<Snapshot> {
   const inside = await gc();
   await sleep(500);
-  const redis = new Redis(redisUrl);
+  return { ...inside, rss: rssBytes(node.pid), storeBytes: await storeBytes() };
+}
+
+async function redisUsedBytes(url: string): Promise<number> {
+  const redis = new Redis(url);
   try {
     const info = await redis.info('memory');
-    const used = Number(info.match(/^used_memory:(\d+)/m)?.[1] ?? Number.NaN);
-    return { ...inside, rss: rssBytes(node.pid), redisUsed: used };
+    return Number(info.match(/^used_memory:(\d+)/m)?.[1] ?? Number.NaN);
   } finally {
     redis.disconnect();
   }
+}
+
+/** The embedded store's file and its write-ahead log, in bytes. */
+function fileBytes(stateDir: string): number {
+  const size = (name: string) => {
+    try {
+      return statSync(join(stateDir, name)).size;
+    } catch {
+      return 0;
+    }
+  };
+  return size('hitl.db') + size('hitl.db-wal');
 }
 
 /** Polls the node's `hitl_held_calls` gauge until it reads `expected` (or 120 s pass). */

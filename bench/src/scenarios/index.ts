@@ -14,7 +14,9 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
   'resume-memory': resume('memory'),
   'resume-sqlite': resume('sqlite'),
   fanout,
-  capacity,
+  capacity: capacity('redis'),
+  'capacity-memory': capacity('memory'),
+  'capacity-sqlite': capacity('sqlite'),
   throughput,
   races,
 };

@@ -33,6 +33,7 @@ export {
   openStateDatabase,
   type SqliteDatabase,
   type StateDatabase,
+  type StateHolder,
   StateLockedError,
 } from './sqlite/state-database.js';
 export type {

@@ -125,6 +125,25 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await redis.zscore(keys.userAll('user-a'), id)).toBe('0');
   });
 
+  it('keeps a pending inquiry with a week-long answer window its service deadline plus the retention', async () => {
+    const { store, redis, keys } = openStore({ retentionMs: 60_000 });
+    const now = Date.now();
+    const week = 7 * 24 * 60 * 60_000;
+    const deadlines = { deviceAt: now + week, serviceAt: now + week, clientAt: now + week + 60_000 };
+    const inquiry = sampleInquiry({ idempotencyKey: 'week', deadlines });
+    await store.create(inquiry);
+    const idem = keys.idempotency('user-a', 'week');
+    for (const key of [keys.inquiry(inquiry.inquiryId), keys.events(inquiry.inquiryId), idem]) {
+      const ttl = await redis.pttl(key);
+      expect(ttl).toBeGreaterThan(week + 60_000 - 10_000);
+      expect(ttl).toBeLessThanOrEqual(week + 60_000);
+    }
+    // The per-user and global sets carry no TTL: an earlier, shorter inquiry cannot take them along.
+    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+      expect(await redis.pttl(set)).toBe(-1);
+    }
+  });
+
   it('re-creates, under the reserved id, an inquiry whose create crashed between its two steps', async () => {
     const { store, redis, keys } = openStore();
     const reservedId = ulid();

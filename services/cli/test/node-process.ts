@@ -28,7 +28,7 @@ export const token = (user: string, role: Role, name?: string) => {
   return signed;
 };
 
-/** A `hitl serve` process on a free loopback port. */
+/** A `hitl serve` (or `hitl proxy`) process on a free loopback port. */
 export interface NodeProcess {
   url: string;
   child: ChildProcess;
@@ -43,8 +43,24 @@ export interface NodeProcess {
  * nodes started side by side never share the embedded store's file; pass one to restart on it.
  */
 export async function spawnNode(env: Record<string, string>): Promise<NodeProcess> {
+  return spawnHitl(['serve'], env, 'node listening');
+}
+
+/**
+ * Starts `hitl proxy <args>` (HTTP door) as its own process and resolves once it logs where it listens;
+ * `url` is its base URL (the MCP endpoint is `${url}/mcp`). State directory as for {@link spawnNode}.
+ */
+export async function spawnProxy(args: string[], env: Record<string, string>): Promise<NodeProcess> {
+  return spawnHitl(['proxy', ...args], env, 'proxy listening');
+}
+
+async function spawnHitl(
+  args: string[],
+  env: Record<string, string>,
+  listening: string,
+): Promise<NodeProcess> {
   const ownStateDir = env.HITL_STATE_DIR ? undefined : mkdtempSync(join(tmpdir(), 'hitl-node-'));
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, [BIN, ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: '0',
@@ -61,12 +77,13 @@ export async function spawnNode(env: Record<string, string>): Promise<NodeProces
       resolve(code ?? signal ?? -1);
     }),
   );
+  const ready = new RegExp(`"url":"(http://[^"]+?)(?:/mcp)?".*"msg":"${listening}"`);
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`node did not start: ${seen}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`hitl ${args[0]} did not start: ${seen}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      const match = seen.match(/"url":"(http:\/\/[^"]+)".*"msg":"node listening"/);
+      const match = seen.match(ready);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
@@ -75,7 +92,9 @@ export async function spawnNode(env: Record<string, string>): Promise<NodeProces
     child.stderr?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
     });
-    void exited.then((code) => reject(new Error(`node exited (${code}) before listening: ${seen}`)));
+    void exited.then((code) =>
+      reject(new Error(`hitl ${args[0]} exited (${code}) before listening: ${seen}`)),
+    );
   });
   return {
     url,

@@ -12,6 +12,7 @@ import { type Backend, connectBackend } from './backend/backend.js';
 import type { BackendSpec } from './backend/backend-spec.js';
 import type { Logger } from './logger.js';
 import type { CallDeps, CallTimings, Clock } from './mcp/call-deps.js';
+import { interruptedOutcome } from './mcp/owned-run.js';
 import type { Policy } from './policy/policy-schema.js';
 import { MemoryProxyStore } from './store/memory-proxy-store.js';
 import type { ProxyStore } from './store/proxy-store.js';
@@ -67,10 +68,11 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   // Without Redis: a SQLite file of the proxy's own (one proxy process per state dir), or memory.
+  const timings = { ...DEFAULT_TIMINGS, holdMs: config.tiers.serviceMs, ...options.timings };
   const store: ProxyStore = redis
     ? new RedisProxyStore({ redis })
     : config.embeddedStore === 'sqlite'
-      ? new SqliteProxyStore({ path: join(config.stateDir, 'proxy.db') }, clock)
+      ? openSqliteStore(join(config.stateDir, 'proxy.db'), clock, timings.resultRetentionMs, logger)
       : new MemoryProxyStore(clock);
   const closeStore = async () => {
     await store.close();
@@ -99,7 +101,7 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
         : pinoAuditSink(logger)),
     clock,
     logger,
-    timings: { ...DEFAULT_TIMINGS, holdMs: config.tiers.serviceMs, ...options.timings },
+    timings,
   };
   return {
     calls,
@@ -111,4 +113,24 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
       await closeStore();
     },
   };
+}
+
+/** The proxy's state file, with what a previous process left unfinished settled before serving. */
+function openSqliteStore(
+  path: string,
+  clock: Clock,
+  resultRetentionMs: number,
+  logger: Logger,
+): SqliteProxyStore {
+  const store = new SqliteProxyStore({ path }, clock);
+  try {
+    const settled = store.settleInterrupted(interruptedOutcome, resultRetentionMs);
+    if (settled.unknownOutcome + settled.parked > 0) {
+      logger.warn(settled, 'settled the calls a previous proxy process left unfinished');
+    }
+  } catch (error) {
+    void store.close();
+    throw error;
+  }
+  return store;
 }

@@ -103,9 +103,88 @@ describe('SqliteProxyStore across a reopen', () => {
     const path = join(stateDir, 'locked.db');
     const first = new SqliteProxyStore({ path });
     try {
-      expect(() => new SqliteProxyStore({ path })).toThrow(/in use by process/);
+      expect(() => new SqliteProxyStore({ path })).toThrow(
+        /in use by process \d+: only one hitl proxy may run on a state directory/,
+      );
     } finally {
       await first.close();
+    }
+  });
+
+  it('settles what a killed process left unfinished: unknown outcomes end as done, waits are parked', async () => {
+    const path = join(stateDir, 'settle.db');
+    const now = Date.now();
+    const first = new SqliteProxyStore({ path });
+    const begin = (key: string, state: 'awaiting_approval' | 'in_progress') =>
+      first.beginOperation({ userId: 'u', key, digest: 'd', state, owner: `o-${key}` }, 600_000, now);
+    const grant = async (grantId: string, verdict?: 'approved') => {
+      await first.createGrant({ grantId, userId: 'u', digest: 'd', expiresAt: now + 600_000 });
+      if (verdict) await first.decideGrant(grantId, verdict, now);
+    };
+    // Running without a grant (an ungated call), and running after its grant was used.
+    await begin('running', 'in_progress');
+    await grant('g-used', 'approved');
+    await begin('consumed', 'awaiting_approval');
+    await first.updateOperation(
+      'u',
+      'consumed',
+      'o-consumed',
+      { state: 'awaiting_approval', grantId: 'g-used' },
+      now,
+    );
+    expect(await first.consumeGrant('g-used', 'd', now)).toBe('ok');
+    // Waiting for a person (grant pending), and approved but not used yet.
+    await grant('g-pending');
+    await begin('waiting', 'awaiting_approval');
+    await first.updateOperation(
+      'u',
+      'waiting',
+      'o-waiting',
+      { state: 'awaiting_approval', grantId: 'g-pending' },
+      now,
+    );
+    await grant('g-approved', 'approved');
+    await begin('approved', 'awaiting_approval');
+    await first.updateOperation(
+      'u',
+      'approved',
+      'o-approved',
+      { state: 'awaiting_approval', grantId: 'g-approved' },
+      now,
+    );
+    // Done before the crash: untouched.
+    await begin('finished', 'in_progress');
+    await first.finishOperation('u', 'finished', 'o-finished', { ok: 1 }, 600_000, now);
+    await first.close(); // as a kill -9 leaves it: the rows are in the file
+
+    const second = new SqliteProxyStore({ path });
+    try {
+      const settled = second.settleInterrupted((op) => ({ interrupted: op.key }), 60_000);
+      expect(settled).toEqual({ unknownOutcome: 2, parked: 2 });
+      expect(await second.getOperation('u', 'running')).toMatchObject({
+        state: 'done',
+        result: { interrupted: 'running' },
+      });
+      expect(await second.getOperation('u', 'consumed')).toMatchObject({
+        state: 'done',
+        result: { interrupted: 'consumed' },
+      });
+      expect(await second.getOperation('u', 'finished')).toMatchObject({ state: 'done', result: { ok: 1 } });
+      // The waiting ones are parked: adoptable at once (not after the dead owner's lease), grants kept.
+      for (const key of ['waiting', 'approved']) {
+        expect(await second.getOperation('u', key)).toMatchObject({
+          state: 'awaiting_approval',
+          driveUntil: 0,
+        });
+        expect(await second.adoptOperation('u', key, `new-${key}`, now + 1000, now)).toMatchObject({
+          owner: `new-${key}`,
+        });
+      }
+      expect(await second.decideGrant('g-pending', 'approved', now)).toBe('approved');
+      expect(await second.consumeGrant('g-approved', 'd', now)).toBe('ok');
+      expect(await second.consumeGrant('g-used', 'd', now)).toBe('used');
+    } finally {
+      await second.close();
     }
   });
 });

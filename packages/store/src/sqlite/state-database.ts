@@ -12,6 +12,9 @@ export class StateLockedError extends Error {
   override readonly name = 'StateLockedError';
 }
 
+/** The program a state file belongs to, as the refusal to a second process names it. */
+export type StateHolder = 'hitl node' | 'hitl proxy';
+
 /** An open state file: the database, held exclusively by this process until `close()`. */
 export interface StateDatabase {
   db: SqliteDatabase;
@@ -32,9 +35,11 @@ export interface StateDatabase {
  * are alive, which would hold an exclusive lock on the main file past `close()`.) A second process gets
  * {@link StateLockedError} naming the holder's pid, read from `<path>.pid` (written only for this message).
  *
+ * `holder` names the program in that message (`hitl node`, `hitl proxy`).
+ *
  * @throws StateLockedError when another live process (or another open in this one) holds the file.
  */
-export function openStateDatabase(path: string): StateDatabase {
+export function openStateDatabase(path: string, holder: StateHolder = 'hitl node'): StateDatabase {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const pidPath = `${path}.pid`;
   const lock = new Database(`${path}.lock`, { timeout: 0 });
@@ -42,7 +47,7 @@ export function openStateDatabase(path: string): StateDatabase {
     lock.exec('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
   } catch (error) {
     lock.close();
-    if (isBusy(error)) throw new StateLockedError(lockedMessage(path, pidPath));
+    if (isBusy(error)) throw new StateLockedError(lockedMessage(path, pidPath, holder));
     throw error;
   }
   let db: SqliteDatabase;
@@ -94,7 +99,7 @@ function isBusy(error: unknown): boolean {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
-function lockedMessage(path: string, pidPath: string): string {
+function lockedMessage(path: string, pidPath: string, program: StateHolder): string {
   let holder = 'another process';
   try {
     const pid = readFileSync(pidPath, 'utf8').trim();
@@ -102,8 +107,9 @@ function lockedMessage(path: string, pidPath: string): string {
   } catch {
     // No pid file: the holder is just "another process".
   }
+  const one = program.slice('hitl '.length);
   return (
-    `${path} is in use by ${holder}: only one hitl node may run on a state directory. ` +
-    'Stop it, or give this node its own HITL_STATE_DIR (or use REDIS_URL to run several nodes).'
+    `${path} is in use by ${holder}: only one ${program} may run on a state directory. ` +
+    `Stop it, or give this ${one} its own HITL_STATE_DIR (or use REDIS_URL to run several ${one}s).`
   );
 }

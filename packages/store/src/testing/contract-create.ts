@@ -130,6 +130,33 @@ export function createContract(open: MakeStore): void {
       expect(await fixture.store.countPending('user-a')).toBe(0);
       expect(await fixture.store.listDue(Date.now(), 10)).toEqual([]);
     });
+
+    it('keeps a pending inquiry with a week-long answer window until its service deadline plus the retention', async () => {
+      const fixture = await open({ retentionMs });
+      const { store } = fixture;
+      const now = Date.now();
+      const week = 7 * 24 * 60 * 60_000;
+      const deadlines = { deviceAt: now + week, serviceAt: now + week, clientAt: now + week + 60_000 };
+      const long = await createNew(store, { deadlines, idempotencyKey: 'week' });
+      const stillPending = async () => {
+        expect(await store.get(long.inquiryId)).toMatchObject({ status: 'pending' });
+        expect(await store.getByKey('user-a', 'week')).toMatchObject({ inquiryId: long.inquiryId });
+        const page = await store.list({ userId: 'user-a', status: 'pending', limit: 10 });
+        expect(page.items.map((i) => i.inquiryId)).toEqual([long.inquiryId]);
+        expect(await store.countPending('user-a')).toBe(1);
+      };
+      // Past creation + retention: a store that counted retention from the creation has dropped it.
+      await pass(fixture, retentionMs + 300);
+      await stillPending();
+      if (!fixture.advanceClock) return; // real time only: the store's TTL test checks the rest
+      fixture.advanceClock(week - 60_000); // a minute before its service deadline
+      await stillPending();
+      expect(await store.listDue(now + week - 30_000, 10)).toEqual([]);
+      fixture.advanceClock(60_000 + retentionMs + 300); // past the service deadline plus the retention
+      expect(await store.get(long.inquiryId)).toBeNull();
+      expect(await store.getByKey('user-a', 'week')).toBeNull();
+      expect(await store.countPending('user-a')).toBe(0);
+    });
   });
 }
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@hitl/inquiry';
+import { ConfigError, loadConfig, SecretFileError, StateLockedError } from '@hitl/inquiry';
 import {
   type BackendSpec,
   createProxyLogger,
@@ -115,7 +115,8 @@ export function registerProxy(program: Command): void {
         stopOnSignals(running, logger);
       } catch (error) {
         process.stderr.write(`hitl proxy: ${(error as Error).message}\n`);
-        process.exit(1);
+        // Something the operator must fix (the state dir another proxy holds, an unsafe secret file): 2.
+        process.exit(error instanceof StateLockedError || error instanceof SecretFileError ? 2 : 1);
       }
     });
 }

@@ -2,7 +2,7 @@ import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/
 import type { Operation } from '../store/proxy-store.js';
 import type { CallDeps } from './call-deps.js';
 import type { GatedCall, GatedOutcome } from './gated-call.js';
-import { pendingResult } from './results.js';
+import { interruptedResult, pendingResult } from './results.js';
 
 /** What is stored for a key: the result every duplicate gets, or the protocol error it rethrows. */
 export type StoredOutcome =
@@ -21,6 +21,11 @@ export function replay(op: Operation): CallToolResult {
     ...stored.result,
     _meta: { ...stored.result._meta, idempotencyKey: op.key, replayed: true },
   };
+}
+
+/** The stored outcome of an operation its proxy stopped in the middle of (see `interruptedResult`). */
+export function interruptedOutcome(op: Operation): StoredOutcome {
+  return { result: interruptedResult(op.key) };
 }
 
 function toStored(error: unknown): StoredOutcome {

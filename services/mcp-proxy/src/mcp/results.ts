@@ -75,3 +75,23 @@ export function pendingResult(call: {
     },
   };
 }
+
+/**
+ * What every call with `key` gets after the proxy stopped while the backend may have been running
+ * it: the outcome is unknown, and the key never runs it again (at most once wins over "done").
+ */
+export function interruptedResult(key: string): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text:
+          `The approval proxy stopped while this action (idempotency key "${key}") was running, so ` +
+          'whether it took effect is unknown. It will not run again under this key: check its effect ' +
+          'before calling again with a new key.',
+      },
+    ],
+    _meta: { interrupted: true },
+  };
+}

@@ -204,6 +204,23 @@ export class ProxyRows {
     );
   }
 
+  /** Every live operation not yet `done`. */
+  unfinishedOperations(now: number): Operation[] {
+    const keys = this.db
+      .prepare(`SELECT user_id, key FROM proxy_operations WHERE state != 'done' AND remove_at > ?`)
+      .all(now) as { user_id: string; key: string }[];
+    return keys.flatMap((k) => this.operation(k.user_id, k.key, now) ?? []);
+  }
+
+  /** Parks an unfinished operation: nobody waits on it now, so whoever collects it may adopt it. */
+  parkOperation(userId: string, key: string): void {
+    this.db
+      .prepare(
+        `UPDATE proxy_operations SET drive_until = 0 WHERE user_id = ? AND key = ? AND state != 'done'`,
+      )
+      .run(userId, key);
+  }
+
   /** Deletes every row past its `remove_at`. */
   prune(now: number): void {
     this.db.prepare('DELETE FROM proxy_grants WHERE remove_at <= ?').run(now);

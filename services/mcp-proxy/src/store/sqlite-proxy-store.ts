@@ -36,7 +36,7 @@ export class SqliteProxyStore implements ProxyStore {
     options: { path: string },
     private readonly clock: { now(): number } = Date,
   ) {
-    this.database = openStateDatabase(options.path);
+    this.database = openStateDatabase(options.path, 'hitl proxy');
     try {
       this.rows = new ProxyRows(this.database.db);
     } catch (error) {
@@ -136,6 +136,38 @@ export class SqliteProxyStore implements ProxyStore {
       signal,
       settled,
     );
+  }
+
+  /**
+   * Settles what a previous process left unfinished: this process holds the file alone, so every
+   * operation not `done` belongs to a caller that is gone. One whose backend call may have started
+   * (`in_progress`, or its grant used) is finished with `interrupted(op)`, kept `retentionMs`: it
+   * never runs again under its key. One still waiting for approval ran nothing: it is parked, so the
+   * next call with its key (or `get_operation_status`) adopts it at once, instead of after the dead
+   * owner's lease, and collects the same approval; its grant is kept (single use, with its expiry).
+   * Fsynced, one transaction. Call once, at start, before serving.
+   */
+  settleInterrupted(
+    interrupted: (op: Operation) => unknown,
+    retentionMs: number,
+  ): { unknownOutcome: number; parked: number } {
+    const now = this.clock.now();
+    const settle = this.database.db.transaction(() => {
+      let unknownOutcome = 0;
+      let parked = 0;
+      for (const op of this.rows.unfinishedOperations(now)) {
+        const grant = op.grantId ? this.rows.grant(op.grantId, now) : undefined;
+        if (op.state === 'in_progress' || grant?.state === 'used') {
+          this.rows.finishOperation(op.userId, op.key, op.owner, interrupted(op), now + retentionMs, now);
+          unknownOutcome++;
+        } else {
+          this.rows.parkOperation(op.userId, op.key);
+          parked++;
+        }
+      }
+      return { unknownOutcome, parked };
+    });
+    return durably(this.database.db, () => settle());
   }
 
   /** One process: a cancel reaches this process's listeners only. */
