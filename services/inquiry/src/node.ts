@@ -152,6 +152,9 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     logger,
     metrics,
     deliveries,
+    revoked: (subscription) =>
+      subscription.token !== undefined &&
+      tokens.isRevoked({ sub: subscription.userId, role: 'device', ...subscription.token }),
   });
   listeners.push(push.notifier);
   const stopReloading = directory.reloadOnHangup();

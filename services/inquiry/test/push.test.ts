@@ -138,6 +138,34 @@ describe.each<StoreKind>(['sqlite', 'redis'])(
       expect(service.received).toHaveLength(1);
     });
 
+    it("revoking the device token that subscribed stops the pushes and removes its subscription; the user's other ones still get them", async () => {
+      service = await startPushService();
+      const user = newUser();
+      const revokedToken = await t.token(user, 'device', 'old phone');
+      const keptToken = await t.token(user, 'device', 'laptop');
+      await subscribe(t, revokedToken, `${service.origin}/send/old-phone`);
+      await subscribe(t, keptToken, `${service.origin}/send/laptop`);
+      const { jti } = (await t.node.tokens.verify(revokedToken)) ?? {};
+      const revoked = await t.rest('/api/revocations', {
+        method: 'POST',
+        token: await t.token('ops-1', 'ops'),
+        body: JSON.stringify({ jti }),
+      });
+      expect(revoked.status).toBe(200);
+      await eventually(async () => (await t.rest('/api/push/key', { token: revokedToken })).status === 401);
+
+      const agent = await t.mcp(user);
+      void agent
+        .callTool({ name: 'send_inquiry', arguments: { question: 'Who gets this?', timeoutMs: 3000 } })
+        .catch(() => undefined);
+      await service.waitFor(1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(service.received.map((r) => r.path)).toEqual(['/send/laptop']);
+      const listed = await t.rest('/api/push/subscriptions', { token: keptToken });
+      const { items } = (await listed.json()) as { items: { endpoint: string }[] };
+      expect(items.map((i) => i.endpoint)).toEqual([`${service.origin}/send/laptop`]);
+    });
+
     it('a 429 with Retry-After is tried again after it, and then delivered', async () => {
       service = await startPushService();
       service.replies.push({ status: 429, headers: { 'Retry-After': '1' } });

@@ -12,7 +12,7 @@ export class MemoryPushSubscriptionStore implements PushSubscriptionStore {
   private readonly byUser = new Map<string, Map<string, PushSubscriptionRecord>>();
 
   async save(subscription: NewPushSubscription, maxPerUser: number): Promise<SavePushResult> {
-    const { userId, endpoint, keys, deviceName, at } = subscription;
+    const { userId, endpoint, keys, deviceName, token, at } = subscription;
     let records = this.byUser.get(userId);
     if (!records) {
       records = new Map();
@@ -26,6 +26,7 @@ export class MemoryPushSubscriptionStore implements PushSubscriptionStore {
       endpoint,
       keys: { ...keys },
       ...(deviceName !== undefined ? { deviceName } : {}),
+      ...(token !== undefined ? { token: { ...token } } : {}),
       createdAt: existing?.createdAt ?? at,
       updatedAt: at,
     });

@@ -17,10 +17,18 @@ export interface PushSubscriptionRecord {
   endpoint: string;
   keys: PushKeys;
   deviceName?: string;
+  /** The device token that saved it: revoking that token stops the pushes (DESIGN §6.4). */
+  token?: PushTokenRef;
   /** Epoch ms of the first save of this endpoint for this user. */
   createdAt: number;
   /** Epoch ms of the latest save: the oldest by this goes first when the user is over the cap. */
   updatedAt: number;
+}
+
+/** The token a subscription was saved with: its `jti` and `iat` (seconds), as the revocation list keys them. */
+export interface PushTokenRef {
+  jti?: string;
+  iat?: number;
 }
 
 /** What {@link PushSubscriptionStore.save} is given. */
@@ -29,6 +37,7 @@ export interface NewPushSubscription {
   endpoint: string;
   keys: PushKeys;
   deviceName?: string;
+  token?: PushTokenRef;
   /** Epoch ms of this save. */
   at: number;
 }

@@ -67,8 +67,14 @@ export class RedisPushSubscriptionStore implements PushSubscriptionStore {
   }
 
   async save(subscription: NewPushSubscription, maxPerUser: number): Promise<SavePushResult> {
-    const { userId, endpoint, keys, deviceName, at } = subscription;
-    const record = { userId, endpoint, keys, ...(deviceName !== undefined ? { deviceName } : {}) };
+    const { userId, endpoint, keys, deviceName, token, at } = subscription;
+    const record = {
+      userId,
+      endpoint,
+      keys,
+      ...(deviceName !== undefined ? { deviceName } : {}),
+      ...(token !== undefined ? { token } : {}),
+    };
     const reply = await this.redis.hitlPushSave(
       ...this.userKeys(userId),
       endpoint,

@@ -16,6 +16,8 @@ CREATE TABLE IF NOT EXISTS push_subscriptions (
   p256dh TEXT NOT NULL,
   auth TEXT NOT NULL,
   device_name TEXT,
+  token_jti TEXT,
+  token_iat INTEGER,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
   UNIQUE (user_id, endpoint)
@@ -30,6 +32,8 @@ interface Row {
   p256dh: string;
   auth: string;
   device_name: string | null;
+  token_jti: string | null;
+  token_iat: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -46,7 +50,7 @@ export class SqlitePushSubscriptionStore implements PushSubscriptionStore {
   }
 
   async save(subscription: NewPushSubscription, maxPerUser: number): Promise<SavePushResult> {
-    const { userId, endpoint, keys, deviceName, at } = subscription;
+    const { userId, endpoint, keys, deviceName, token, at } = subscription;
     return this.db
       .transaction(() => {
         const existing = this.db
@@ -56,12 +60,24 @@ export class SqlitePushSubscriptionStore implements PushSubscriptionStore {
         this.db
           .prepare(
             `INSERT INTO push_subscriptions
-               (id, user_id, endpoint, p256dh, auth, device_name, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+               (id, user_id, endpoint, p256dh, auth, device_name, token_jti, token_iat, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
              ON CONFLICT (id) DO UPDATE SET p256dh = excluded.p256dh, auth = excluded.auth,
-               device_name = excluded.device_name, updated_at = excluded.updated_at`,
+               device_name = excluded.device_name, token_jti = excluded.token_jti,
+               token_iat = excluded.token_iat, updated_at = excluded.updated_at`,
           )
-          .run(id, userId, endpoint, keys.p256dh, keys.auth, deviceName ?? null, at, at);
+          .run(
+            id,
+            userId,
+            endpoint,
+            keys.p256dh,
+            keys.auth,
+            deviceName ?? null,
+            token?.jti ?? null,
+            token?.iat ?? null,
+            at,
+            at,
+          );
         const { count } = this.db
           .prepare('SELECT count(*) AS count FROM push_subscriptions WHERE user_id = ?')
           .get(userId) as { count: number };
@@ -113,6 +129,14 @@ function toRecord(row: Row): PushSubscriptionRecord {
     endpoint: row.endpoint,
     keys: { p256dh: row.p256dh, auth: row.auth },
     ...(row.device_name !== null ? { deviceName: row.device_name } : {}),
+    ...(row.token_jti !== null || row.token_iat !== null
+      ? {
+          token: {
+            ...(row.token_jti !== null ? { jti: row.token_jti } : {}),
+            ...(row.token_iat !== null ? { iat: Number(row.token_iat) } : {}),
+          },
+        }
+      : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -38,7 +38,14 @@ export function runPushSubscriptionContract(name: string, make: MakePushStore): 
     it('adds a subscription and lists it for its user only', async () => {
       const store = await open();
       const saved = await store.save(
-        { userId: 'u1', endpoint: endpoint(1), keys: keys(1), deviceName: 'phone', at: 1000 },
+        {
+          userId: 'u1',
+          endpoint: endpoint(1),
+          keys: keys(1),
+          deviceName: 'phone',
+          token: { jti: 'jti-1', iat: 1700000000 },
+          at: 1000,
+        },
         20,
       );
       expect(saved).toMatchObject({ created: true, dropped: [] });
@@ -50,6 +57,7 @@ export function runPushSubscriptionContract(name: string, make: MakePushStore): 
           endpoint: endpoint(1),
           keys: keys(1),
           deviceName: 'phone',
+          token: { jti: 'jti-1', iat: 1700000000 },
           createdAt: 1000,
           updatedAt: 1000,
         },

@@ -70,6 +70,11 @@ export function pushRoutes(deps: PushRouteDeps): Hono<{ Variables: AuthVariables
         endpoint: parsed.data.endpoint,
         keys: parsed.data.keys,
         ...(deviceName ? { deviceName: deviceName.slice(0, 200) } : {}),
+        // Bound to the token that subscribed: revoking it stops the pushes to this endpoint.
+        token: {
+          ...(claims.jti ? { jti: claims.jti } : {}),
+          ...(claims.iat !== undefined ? { iat: claims.iat } : {}),
+        },
         at: deps.clock.now(),
       },
       PUSH_LIMITS.subscriptionsPerUser,

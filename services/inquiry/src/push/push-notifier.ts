@@ -43,6 +43,8 @@ export interface PushNotifierDeps {
   metrics?: { pushed(type: PushType, result: PushResult): void };
   /** Where ops read what each push did (`GET /api/inquiries/:id/channels`), channel `push`. */
   deliveries?: DeliveryLog;
+  /** Whether the device token a subscription was saved with has been revoked since (DESIGN §6.4). */
+  revoked?: (subscription: PushSubscriptionRecord) => boolean;
   limits?: Partial<PushLimits>;
 }
 
@@ -128,6 +130,17 @@ export class PushNotifier implements InquiryEvents {
     }
     if (type === 'inquiry' && this.recentlyResolved.has(inquiry.inquiryId)) return;
     for (const subscription of subscriptions) {
+      // A revoked device token takes its subscription with it: nothing more reaches that browser.
+      if (this.deps.revoked?.(subscription)) {
+        void this.deps.subscriptions
+          .removeEndpoint(subscription.userId, subscription.endpoint)
+          .catch(() => false);
+        this.log(inquiry).info(
+          { subscription: subscription.id },
+          'push: subscription of a revoked token removed',
+        );
+        continue;
+      }
       this.submit({
         type,
         inquiry,

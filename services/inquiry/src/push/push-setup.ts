@@ -37,6 +37,7 @@ export async function createPushParts(
     logger: Logger;
     metrics?: PushNotifierDeps['metrics'];
     deliveries?: PushNotifierDeps['deliveries'];
+    revoked?: PushNotifierDeps['revoked'];
   },
 ): Promise<PushParts> {
   const { redis, database, clock, logger } = deps;
@@ -69,6 +70,7 @@ export async function createPushParts(
     logger,
     metrics: deps.metrics,
     deliveries: deps.deliveries,
+    revoked: deps.revoked,
   });
   return {
     subscriptions,
