@@ -21,7 +21,7 @@ export function outcomeText(
       if (resolvedBy?.kind === 'device-timer') return `Time ran out on ${where}`;
       return 'Time ran out (the service stopped waiting)';
     case 'cancelled':
-      return 'Cancelled by the agent';
+      return resolvedBy?.kind === 'ops' ? 'Cancelled by an operator' : 'Cancelled by the agent';
   }
 }
 

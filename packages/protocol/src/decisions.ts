@@ -44,7 +44,7 @@ export const DecisionRecordSchema = z.object({
   /** The answer the agent received, if any. */
   output: ResponseSchema.optional(),
   rationale: z.string().optional(),
-  /** Time the decider took, in ms (0 for a human answer). */
+  /** Time the decider took, in ms: the fallback's run, or for a person the time they took to answer or decline. */
   latencyMs: z.number(),
   /** Time from question to outcome, in ms. */
   elapsedMs: z.number(),

@@ -69,6 +69,8 @@ export const ResolvedByKindSchema = z.enum([
   'service-timer',
   'agent',
   'decision-agent',
+  /** An operator cancelled it (`POST /api/inquiries/:id/cancel`); `rationale` names who. */
+  'ops',
 ]);
 export type ResolvedByKind = z.infer<typeof ResolvedByKindSchema>;
 

@@ -70,8 +70,9 @@ describe.each(STORE_KINDS)('the decision audit log (%s store)', (kind) => {
       output: 'M',
       question: 'Which size?',
       context: 'cart: shoes',
-      latencyMs: 0,
     });
+    // The person is the decider: the latency is the time they took, not 0.
+    expect(byTrigger.human?.latencyMs).toBe(byTrigger.human?.elapsedMs);
     expect(byTrigger['service-timer']).toMatchObject({
       outcome: 'timed_out',
       decidedBy: 'decision-agent',

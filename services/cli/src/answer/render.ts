@@ -85,7 +85,7 @@ export function endingText(notice: Pick<ResolvedNotice, 'status' | 'resolvedBy' 
       if (by?.kind === 'device-timer') return here ? 'time ran out on this device' : `time ran out ${where}`;
       return 'time ran out (the service stopped waiting)';
     case 'cancelled':
-      return 'cancelled by the agent';
+      return by?.kind === 'ops' ? 'cancelled by an operator' : 'cancelled by the agent';
     case 'pending':
       return 'still waiting';
   }

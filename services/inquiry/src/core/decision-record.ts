@@ -16,6 +16,9 @@ const TRIGGERS: Record<Ending['type'], DecisionTrigger> = {
  */
 export function decisionRecordFor(inquiry: Inquiry, ending: Ending, decision?: Decision): NewDecisionRecord {
   const at = inquiry.resolvedAt ?? inquiry.createdAt;
+  const elapsedMs = Math.max(0, at - inquiry.createdAt);
+  // A person decides by answering or declining: their latency is the time they took.
+  const human = ending.type === 'answer' || ending.type === 'refusal';
   const record: NewDecisionRecord = {
     at,
     inquiryId: inquiry.inquiryId,
@@ -25,8 +28,8 @@ export function decisionRecordFor(inquiry: Inquiry, ending: Ending, decision?: D
     outcome: inquiry.status as DecisionRecord['outcome'],
     trigger: TRIGGERS[ending.type],
     decidedBy: inquiry.resolvedBy?.kind ?? 'human',
-    latencyMs: decision?.latencyMs ?? 0,
-    elapsedMs: Math.max(0, at - inquiry.createdAt),
+    latencyMs: decision?.latencyMs ?? (human ? elapsedMs : 0),
+    elapsedMs,
   };
   const context = auditContext(inquiry.context);
   if (context !== undefined) record.context = context;

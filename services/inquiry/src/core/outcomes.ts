@@ -16,7 +16,13 @@ export type Ending =
   | { type: 'refusal'; device: DeviceRef }
   | { type: 'device-timer'; device: DeviceRef }
   | { type: 'service-timer' }
-  | { type: 'cancel' };
+  | { type: 'cancel'; ops?: OpsRef };
+
+/** The operator behind an ops cancel: the ops token's subject (and name, when it has one). */
+export interface OpsRef {
+  subject: string;
+  name?: string;
+}
 
 function deviceFields(device: DeviceRef): Partial<ResolvedBy> {
   const fields: Partial<ResolvedBy> = {};
@@ -65,6 +71,15 @@ export function resolutionFor(
         resolvedAt: now,
       };
     case 'cancel':
+      if (ending.ops) {
+        const { subject, name } = ending.ops;
+        const who = name && name !== subject ? `${name} (${subject})` : subject;
+        return {
+          status: 'cancelled',
+          resolvedBy: { kind: 'ops', rationale: `cancelled by ops: ${who}` },
+          resolvedAt: now,
+        };
+      }
       return { status: 'cancelled', resolvedBy: { kind: 'agent' }, resolvedAt: now };
   }
 }

@@ -116,9 +116,11 @@ export function endedPage(inquiry: Inquiry, nonce: string, heading = 'This quest
       ? `answered from ${text(by.deviceName ?? 'a device')}`
       : by?.kind === 'agent'
         ? 'cancelled by the agent that asked'
-        : by?.kind === 'decision-agent'
-          ? 'decided by a fallback (no person answered)'
-          : 'timed out (no person answered)';
+        : by?.kind === 'ops'
+          ? 'cancelled by an operator'
+          : by?.kind === 'decision-agent'
+            ? 'decided by a fallback (no person answered)'
+            : 'timed out (no person answered)';
   const at = inquiry.resolvedAt === undefined ? '' : ` on ${when(inquiry.resolvedAt)}`;
   return page(
     heading,

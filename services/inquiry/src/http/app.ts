@@ -11,6 +11,7 @@ import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { restErrors } from './error-handlers.js';
 import { errorResponse } from './errors.js';
+import { opsRoutes } from './ops-routes.js';
 import { type PushRouteDeps, pushRoutes } from './push-routes.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { type RevocationRouteDeps, revocationRoutes } from './revocation-routes.js';
@@ -38,6 +39,7 @@ function apiRoutes(deps: AppDeps): Hono {
   api.onError(restErrors(deps.logger));
   api.use('*', guardHost(deps.hostPolicy), limitBody(LIMITS.bodyBytes));
   api.route('/', restRoutes(deps));
+  api.route('/', opsRoutes(deps));
   api.route('/', decisionRoutes(deps));
   api.route('/', revocationRoutes(deps));
   api.route('/', pushRoutes(deps));

@@ -10,7 +10,7 @@ import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js';
 import { handleDeviceEvents } from './device-events.js';
-import { type DeviceServer, type DeviceSocket, tokenRoom, userRoom } from './device-socket.js';
+import { type DeviceServer, type DeviceSocket, OPS_ROOM, tokenRoom, userRoom } from './device-socket.js';
 import { checkHandshake } from './handshake.js';
 import { boundOutgoing, capSocketsPerToken, dropSocket, MAX_OUTGOING_BYTES } from './socket-limits.js';
 import { syncDevice } from './sync.js';
@@ -73,6 +73,14 @@ export function createDeviceGateway(
 
   io.on('connection', (socket) => {
     boundOutgoing(socket, MAX_OUTGOING_BYTES, () => drop(socket, 'outgoing buffer over its bound'));
+    if (socket.data.claims.role === 'ops') {
+      // An ops console watches every user: no sync of its own, and no answering (no device events).
+      void socket.join([OPS_ROOM, tokenRoom(socket.data.tokenKey)]);
+      void capSocketsPerToken(io, socket, maxSocketsPerToken).catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'socket cap check failed'),
+      );
+      return;
+    }
     void socket.join([userRoom(socket.data.userId), tokenRoom(socket.data.tokenKey)]);
     void capSocketsPerToken(io, socket, maxSocketsPerToken).catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'socket cap check failed'),
@@ -81,16 +89,18 @@ export function createDeviceGateway(
     handleDeviceEvents(socket, deps);
   });
 
+  /** The inquiry's user's devices and every ops console (a socket in both rooms gets it once). */
+  const watchers = (inquiry: Inquiry) => io.to(userRoom(inquiry.userId)).to(OPS_ROOM);
   const events: InquiryEvents = {
     created: (inquiry: Inquiry) =>
-      io.to(userRoom(inquiry.userId)).emit('inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
+      watchers(inquiry).emit('inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
     updated: (inquiry: Inquiry) => {
       if (inquiry.status !== 'pending') return;
-      io.to(userRoom(inquiry.userId)).emit('inquiry:updated', toDeviceInquiry(inquiry, deps.clock.now()));
+      watchers(inquiry).emit('inquiry:updated', toDeviceInquiry(inquiry, deps.clock.now()));
     },
     resolved: (inquiry: Inquiry) => {
       if (inquiry.status === 'pending' || !inquiry.resolvedBy) return;
-      io.to(userRoom(inquiry.userId)).emit('inquiry:resolved', {
+      watchers(inquiry).emit('inquiry:resolved', {
         inquiryId: inquiry.inquiryId,
         status: inquiry.status,
         resolvedBy: inquiry.resolvedBy,

@@ -22,7 +22,7 @@ const overLimit = (retryAfterMs: number) =>
 
 /**
  * The Socket.IO middleware every connection passes before anything reaches it: a handshake budget
- * per address, the device token, a budget per token. A refusal carries `{code}` in the error's
+ * per address, a device (or ops) token, a budget per token. A refusal carries `{code}` in the error's
  * `data` (`socketRefusal`).
  */
 export function checkHandshake(deps: HandshakeDeps) {
@@ -33,7 +33,8 @@ export function checkHandshake(deps: HandshakeDeps) {
     if (!handshake.success) {
       return next(socketRefusal('unauthorized', describeZodError(handshake.error)));
     }
-    const result = await authorize(deps.tokens, handshake.data.token, ['device']);
+    // Ops sockets are admitted to watch (the gateway puts them in the ops room), never to answer.
+    const result = await authorize(deps.tokens, handshake.data.token, ['device', 'ops']);
     if (!result.ok) return next(socketRefusal(result.code, result.message));
     const tokenKey = tokenFingerprint(handshake.data.token);
     const byToken = await deps.perToken.consume(`handshake:${tokenKey}`);
