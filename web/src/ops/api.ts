@@ -29,13 +29,7 @@ export class ApiError extends Error {
 async function getPage<T>(path: string, token: string, schema: Schema<T>, signal?: AbortSignal) {
   const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` }, signal });
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = ErrorBodySchema.safeParse(body);
-    const { code, message } = error.success
-      ? error.data.error
-      : { code: 'http', message: `${response.status} ${response.statusText}` };
-    throw new ApiError(response.status, code, message);
-  }
+  if (!response.ok) throw apiError(response, body);
   const page = body as Partial<Page<unknown>> | null;
   // Check each item at this boundary; one malformed record is skipped, not fatal.
   const items = (Array.isArray(page?.items) ? page.items : []).flatMap((item) => {
@@ -124,4 +118,41 @@ export async function listChannels(
     if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return null;
     throw error;
   }
+}
+
+/** One inquiry of any user (ops); `null` when it does not exist (or its retention ended). */
+export async function getInquiry(
+  token: string,
+  inquiryId: string,
+  signal?: AbortSignal,
+): Promise<Inquiry | null> {
+  const response = await fetch(`/api/inquiries/${encodeURIComponent(inquiryId)}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    signal,
+  });
+  if (response.status === 404) return null;
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw apiError(response, body);
+  const parsed = InquirySchema.safeParse(body);
+  if (!parsed.success)
+    throw new ApiError(response.status, 'invalid_response', 'the server sent a malformed inquiry');
+  return parsed.data;
+}
+
+/** Ends a pending inquiry as cancelled (ops); the server audits who did it. */
+export async function cancelInquiry(token: string, inquiryId: string): Promise<void> {
+  const response = await fetch(`/api/inquiries/${encodeURIComponent(inquiryId)}/cancel`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (response.ok) return;
+  throw apiError(response, await response.json().catch(() => null));
+}
+
+function apiError(response: Response, body: unknown): ApiError {
+  const error = ErrorBodySchema.safeParse(body);
+  const { code, message } = error.success
+    ? error.data.error
+    : { code: 'http', message: `${response.status} ${response.statusText}` };
+  return new ApiError(response.status, code, message);
 }

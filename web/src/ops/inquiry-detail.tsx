@@ -1,5 +1,5 @@
 import { type DecisionRecord, type Inquiry, showInvisible } from '@hitl/protocol';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { QuestionText } from '../markdown/safe-markdown';
 import { outcomeText } from '../outcome';
 import { ChannelList } from './channel-list';
@@ -17,12 +17,70 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 const json = (value: unknown) => <pre className="json">{showInvisible(JSON.stringify(value, null, 2))}</pre>;
 
+/** Cancel for a pending inquiry, in two steps: the first press asks, the second ends it. */
+function CancelControl({ onCancel }: { onCancel(): Promise<void> }) {
+  const [step, setStep] = useState<'idle' | 'confirm' | 'busy'>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (step === 'confirm') confirmButton.current?.focus();
+  }, [step]);
+  const run = async () => {
+    setStep('busy');
+    setError(null);
+    try {
+      await onCancel();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setStep('idle');
+    }
+  };
+  return (
+    <div className="cancel-control">
+      {step === 'idle' ? (
+        <button type="button" className="danger" onClick={() => setStep('confirm')}>
+          Cancel inquiry…
+        </button>
+      ) : (
+        <fieldset className="confirm">
+          <legend>Cancel this inquiry?</legend>
+          <p>The agent gets “cancelled” and every device closes the question. This cannot be undone.</p>
+          <button
+            type="button"
+            className="danger"
+            ref={confirmButton}
+            disabled={step === 'busy'}
+            onClick={run}
+          >
+            Yes, cancel it
+          </button>{' '}
+          <button
+            type="button"
+            className="secondary"
+            disabled={step === 'busy'}
+            onClick={() => setStep('idle')}
+          >
+            Keep it
+          </button>
+        </fieldset>
+      )}
+      {error ? (
+        <p className="notice error" role="alert">
+          Could not cancel: {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** Everything about one inquiry: what was asked, how it ended and when, and its audit-log entries. */
 export function InquiryDetail(props: {
   inquiry: Inquiry;
   decisions: DecisionRecord[];
   token: string;
   onClose(): void;
+  /** Ops cancel (POST /api/inquiries/:id/cancel); offered while the inquiry is pending. */
+  onCancel?(): Promise<void>;
 }) {
   const { inquiry, decisions } = props;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -60,6 +118,7 @@ export function InquiryDetail(props: {
       <div className="question">
         <QuestionText text={inquiry.question} format={inquiry.format} />
       </div>
+      {inquiry.status === 'pending' && props.onCancel ? <CancelControl onCancel={props.onCancel} /> : null}
       <dl className="facts">
         <Row label="User">{inquiry.userId}</Row>
         <Row label="Asked by">

@@ -1,6 +1,7 @@
 import type { Inquiry } from '@hitl/protocol';
 import { outcomeText } from '../outcome';
 import { formatTime, oneLine } from './format';
+import { inquiryPath } from './ops-route';
 import { formatDuration, humanAnswerMs } from './stats';
 
 /** Inquiry history, newest first; a row's question opens its detail view. */
@@ -25,9 +26,16 @@ export function InquiryTable(props: { inquiries: Inquiry[]; onOpen(inquiryId: st
               <td className="nowrap">{formatTime(inquiry.createdAt)}</td>
               <td>{inquiry.userId}</td>
               <td>
-                <button type="button" className="link" onClick={() => props.onOpen(inquiry.inquiryId)}>
+                <a
+                  href={inquiryPath(inquiry.inquiryId)}
+                  onClick={(e) => {
+                    if (e.metaKey || e.ctrlKey || e.shiftKey) return; // a new tab opens the address itself
+                    e.preventDefault();
+                    props.onOpen(inquiry.inquiryId);
+                  }}
+                >
                   {oneLine(inquiry.question)}
-                </button>
+                </a>
               </td>
               <td>
                 <span className={`status ${inquiry.status}`}>{inquiry.status.replace('_', ' ')}</span>

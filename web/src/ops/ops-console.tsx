@@ -1,14 +1,19 @@
 import type { InquiryStatus } from '@hitl/protocol';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useMemo, useState } from 'react';
 import type { Session } from '../session';
-import type { DecisionFilters } from './api';
+import { cancelInquiry, type DecisionFilters } from './api';
 import { AnswerTimeChart, OutcomeChart } from './charts';
 import { DecisionLog } from './decision-log';
 import { formatTime } from './format';
 import { InquiryDetail } from './inquiry-detail';
 import { InquiryTable } from './inquiry-table';
+import { useOpenInquiry } from './ops-route';
 import { answerPercentiles, outcomeBuckets } from './stats';
 import { useOpsData } from './use-ops-data';
+import { useOpsLive } from './use-ops-live';
+import { useSingleInquiry } from './use-single-inquiry';
+
+const LIVE_TEXT = { connecting: 'connecting…', live: 'live', offline: 'offline (reconnecting)' } as const;
 
 const STATUSES: ('all' | InquiryStatus)[] = [
   'all',
@@ -52,8 +57,20 @@ export default function OpsConsole({ session, onSignOut }: { session: Session; o
   const [user, setUser] = useState('');
   const [status, setStatus] = useState<'all' | InquiryStatus>('all');
   const [decisionFilters, setDecisionFilters] = useState<DecisionFilters>({});
-  const [openId, setOpenId] = useState<string | null>(null);
-  const { data, reload } = useOpsData(session.token, user, decisionFilters);
+  const [openId, setOpenId] = useOpenInquiry();
+  const { data, reload, apply } = useOpsData(session.token, user, decisionFilters);
+  const single = useSingleInquiry(session.token, openId);
+  const live = useOpsLive(
+    session.token,
+    useCallback(
+      (event: { type: string; inquiryId: string }) => {
+        void apply(event.inquiryId, event.type === 'resolved');
+        if (event.inquiryId === openId) single.reload();
+      },
+      [apply, openId, single.reload],
+    ),
+    reload,
+  );
 
   const shown = useMemo(
     () => (status === 'all' ? data.inquiries : data.inquiries.filter((i) => i.status === status)),
@@ -61,7 +78,7 @@ export default function OpsConsole({ session, onSignOut }: { session: Session; o
   );
   const { buckets, bucketMs } = useMemo(() => outcomeBuckets(data.inquiries), [data.inquiries]);
   const overall = useMemo(() => answerPercentiles(data.inquiries), [data.inquiries]);
-  const open = openId ? data.inquiries.find((i) => i.inquiryId === openId) : undefined;
+  const open = openId ? (single.inquiry ?? data.inquiries.find((i) => i.inquiryId === openId)) : undefined;
   const pending = data.inquiries.filter((i) => i.status === 'pending').length;
 
   return (
@@ -69,6 +86,9 @@ export default function OpsConsole({ session, onSignOut }: { session: Session; o
       <header className="topbar">
         <h1>HITL ops</h1>
         <span className="muted">signed in as {session.claims?.sub ?? 'unknown'} (ops)</span>
+        <span className={`live-badge ${live}`} role="status">
+          {LIVE_TEXT[live]}
+        </span>
         <div className="top-actions">
           <button type="button" onClick={reload} disabled={data.loading}>
             {data.loading ? 'Loading…' : 'Refresh'}
@@ -106,11 +126,24 @@ export default function OpsConsole({ session, onSignOut }: { session: Session; o
           />
           {open ? (
             <InquiryDetail
+              key={open.inquiryId}
               inquiry={open}
               decisions={(data.decisions ?? []).filter((d) => d.inquiryId === open.inquiryId)}
               token={session.token}
               onClose={() => setOpenId(null)}
+              onCancel={async () => {
+                await cancelInquiry(session.token, open.inquiryId);
+                single.reload();
+                await apply(open.inquiryId, true);
+              }}
             />
+          ) : openId && single.missing ? (
+            <p className="notice error" role="alert">
+              No inquiry {openId} (it may never have existed, or its retention ended).{' '}
+              <button type="button" className="secondary" onClick={() => setOpenId(null)}>
+                Back to the list
+              </button>
+            </p>
           ) : null}
           <InquiryTable inquiries={shown} onOpen={setOpenId} />
         </section>

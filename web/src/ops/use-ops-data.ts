@@ -1,6 +1,6 @@
 import type { DecisionRecord, Inquiry } from '@hitl/protocol';
-import { useCallback, useEffect, useState } from 'react';
-import { type DecisionFilters, listDecisions, listInquiries } from './api';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { type DecisionFilters, getInquiry, listDecisions, listInquiries } from './api';
 
 export interface OpsData {
   inquiries: Inquiry[];
@@ -49,5 +49,40 @@ export function useOpsData(token: string, user: string, decisionFilters: Decisio
     return () => abort.abort();
   }, [token, user, decisionFilters, generation]);
 
-  return { data, reload };
+  // A live event: read the inquiry and put it in the list (newest first); an ending also refreshes
+  // the decision log shortly after, once the audit record is written.
+  const decisionTimer = useRef<number | undefined>(undefined);
+  const refreshDecisions = useCallback(() => {
+    window.clearTimeout(decisionTimer.current);
+    decisionTimer.current = window.setTimeout(() => {
+      void listDecisions(token, decisionFilters).then(
+        (r) => setData((d) => ({ ...d, decisions: r?.items ?? null, decisionError: null })),
+        () => undefined,
+      );
+    }, DECISION_REFRESH_MS);
+  }, [token, decisionFilters]);
+  useEffect(() => () => window.clearTimeout(decisionTimer.current), []);
+
+  const apply = useCallback(
+    async (inquiryId: string, ended: boolean) => {
+      const inquiry = await getInquiry(token, inquiryId).catch(() => null);
+      if (!inquiry || (user && inquiry.userId !== user)) return;
+      setData((d) => ({ ...d, inquiries: upsert(d.inquiries, inquiry), loadedAt: Date.now() }));
+      if (ended) refreshDecisions();
+    },
+    [token, user, refreshDecisions],
+  );
+
+  return { data, reload, apply };
+}
+
+/** How long after an ending the decision log is re-read (its audit record is appended off the answer's path). */
+const DECISION_REFRESH_MS = 400;
+
+/** The list with `inquiry` replaced in place, or added in createdAt order (newest first). */
+function upsert(list: Inquiry[], inquiry: Inquiry): Inquiry[] {
+  const at = list.findIndex((i) => i.inquiryId === inquiry.inquiryId);
+  if (at >= 0) return list.map((i, n) => (n === at ? inquiry : i));
+  const next = [...list, inquiry];
+  return next.sort((a, b) => b.createdAt - a.createdAt);
 }

@@ -101,7 +101,8 @@ describe('ops console in headless Chromium', () => {
     await screenshot(page, 'ops-desktop');
 
     expect(await rows.count()).toBe(4);
-    await history.getByRole('button', { name: 'Which colour?' }).click();
+    await history.getByRole('link', { name: 'Which colour?' }).click();
+    expect(page.url()).toMatch(/\/ops\/inquiries\//);
     const detail = page.getByRole('region', { name: /^Inquiry / });
     await detail.locator('.facts').getByText('Answered on Laptop').waitFor();
     await detail.locator('.facts').getByText('Blue, please').waitFor();

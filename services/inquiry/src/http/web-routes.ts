@@ -33,7 +33,7 @@ function pageHeaders(c: Context): void {
   c.header('Cache-Control', 'no-store');
 }
 
-/** `GET /`: the built web app (device terminal and ops console), or a note that it is not built. */
+/** `GET /` (and `/ops/inquiries/<id>`): the built web app (device terminal and ops console), or a note that it is not built. */
 export function webRoutes(webRoot: string | undefined): Hono {
   const app = new Hono();
   const index = webRoot ? join(webRoot, 'index.html') : undefined;
@@ -58,9 +58,13 @@ export function webRoutes(webRoot: string | undefined): Hono {
     });
     app.use(path, serveStatic({ root: relative(process.cwd(), webRoot) }));
   }
-  app.get('/', async (c) => {
+  const servePage = async (c: Context) => {
     pageHeaders(c);
     return c.html(await readFile(index, 'utf8'));
-  });
+  };
+  app.get('/', servePage);
+  // The ops console's own addresses (DESIGN §6.6): a deep link opened directly gets the same app.
+  app.get('/ops', servePage);
+  app.get('/ops/inquiries/:id', servePage);
   return app;
 }
