@@ -22,7 +22,13 @@ function ContextBlock({ context }: { context: PendingInquiry['context'] }) {
  * One inquiry: who asked, the question (sanitised), its form or approval, the countdown. Once it ends
  * (`notice`), it says how ("Answered on Phone") and closes shortly after.
  */
-export function InquiryCard(props: { inquiry: PendingInquiry; notice?: ResolvedNotice; actions: Actions }) {
+export function InquiryCard(props: {
+  inquiry: PendingInquiry;
+  notice?: ResolvedNotice;
+  /** Once it ended: what was answered, in words (from the history), when there was an answer. */
+  answered?: string;
+  actions: Actions;
+}) {
   const { inquiry, notice, actions } = props;
   const closed = notice !== undefined;
   const titleId = `q-${inquiry.inquiryId}`;
@@ -51,6 +57,12 @@ export function InquiryCard(props: { inquiry: PendingInquiry; notice?: ResolvedN
       {closed ? (
         <p className="outcome" role="status">
           {outcomeText(notice.status, notice.resolvedBy, notice.byThisDevice)}
+          {props.answered !== undefined ? (
+            <>
+              {': '}
+              <strong className="answered">{props.answered}</strong>
+            </>
+          ) : null}
         </p>
       ) : inquiry.kind === 'approval' ? (
         <ApprovalForm inquiry={inquiry} actions={actions} />

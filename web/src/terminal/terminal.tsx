@@ -1,10 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import type { Session } from '../session';
 import { ConnectionBadge } from './connection-badge';
+import { answerText, HistoryList } from './history-list';
 import { InquiryCard } from './inquiry-card';
 import { askNotificationPermission, notificationPermission } from './notify';
 import { offersWebPush, PushButton, PushStatus, usePushControl } from './push-control';
 import { useDevice } from './use-device';
+import { useHistory } from './use-history';
 import { useOpenInquiry } from './use-open-inquiry';
 
 interface TerminalProps {
@@ -55,6 +57,9 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
       b.inquiry.createdAt - a.inquiry.createdAt || (a.inquiry.inquiryId < b.inquiry.inquiryId ? 1 : -1),
   );
   useOpenInquiry(cards.map((c) => c.inquiry.inquiryId));
+  // Each ending re-reads the history, so it lists the inquiry and its closing card can say the answer.
+  const history = useHistory(session.token, closing.map((c) => c.inquiry.inquiryId).join(' '));
+  const ended = new Map((history.items ?? []).map((i) => [i.inquiryId, i]));
 
   return (
     <div className="app terminal">
@@ -100,6 +105,7 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
               <InquiryCard
                 inquiry={inquiry}
                 notice={notice}
+                answered={notice ? answerOf(ended.get(inquiry.inquiryId)) : undefined}
                 actions={{
                   answer: (id, response) => (client ? client.answer(id, response) : notConnected()),
                   refuse: (id) => (client ? client.refuse(id) : notConnected()),
@@ -108,10 +114,14 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
             </li>
           ))}
         </ul>
+        <HistoryList history={history} deviceId={deviceId} />
       </main>
     </div>
   );
 }
+
+const answerOf = (inquiry: Parameters<typeof answerText>[0] | undefined) =>
+  inquiry ? (answerText(inquiry) ?? undefined) : undefined;
 
 const notConnected = () =>
   Promise.resolve({ ok: false as const, error: { code: 'unavailable' as const, message: 'not connected' } });

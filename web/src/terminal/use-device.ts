@@ -16,7 +16,7 @@ export interface ClosingCard {
 }
 
 /** How long an ended card stays: shorter for this device's own answer. */
-const CLOSE_AFTER_MS = { mine: 2500, other: 5000 };
+const CLOSE_AFTER_MS = { mine: 4000, other: 6000 };
 
 const OFFLINE: DeviceSnapshot = { status: 'connecting', synced: false, inquiries: [] };
 const noSubscription = () => () => undefined;
