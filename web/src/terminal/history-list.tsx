@@ -3,9 +3,15 @@ import { formatTime, oneLine, showValue } from '../ops/format';
 import { outcomeText } from '../outcome';
 import type { History } from './use-history';
 
-/** What the person (or the service) answered, in words: approvals read as Approved / Rejected. */
-export function answerText(inquiry: Pick<Inquiry, 'kind' | 'answer' | 'status'>): string | null {
-  if (inquiry.answer === undefined || inquiry.status === 'cancelled') return null;
+/**
+ * What was answered, in words (approvals read as Approved / Rejected): a person's answer or a fallback's
+ * decision; a refusal's or timeout's preset text is not an answer and is not shown.
+ */
+export function answerText(
+  inquiry: Pick<Inquiry, 'kind' | 'answer' | 'status' | 'resolvedBy'>,
+): string | null {
+  const decided = inquiry.status === 'answered' || inquiry.resolvedBy?.kind === 'decision-agent';
+  if (inquiry.answer === undefined || !decided) return null;
   if (inquiry.kind === 'approval' && inquiry.answer === 'approve') return 'Approved';
   if (inquiry.kind === 'approval' && inquiry.answer === 'reject') return 'Rejected';
   return showValue(inquiry.answer);

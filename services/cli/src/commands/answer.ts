@@ -1,5 +1,6 @@
 import { createDeviceClient } from '@hitl/client';
 import type { Command } from 'commander';
+import { fetchHistory, historyLines } from '../answer/history.js';
 import { parseAnswerOptions } from '../answer/options.js';
 import { runTerminalDevice } from '../answer/terminal-device.js';
 
@@ -16,7 +17,8 @@ export function registerAnswer(program: Command): void {
     .option('--url <url>', 'the node to connect to (default: HITL_URL, else http://127.0.0.1:8787)')
     .option('--token <token>', 'a device token (default: HITL_DEVICE_TOKEN; the variable keeps it out of ps)')
     .option('--name <deviceName>', 'what your other devices call this one', 'Terminal')
-    .action(async (raw: { url?: string; token?: string; name: string }) => {
+    .option('--history', 'print your past inquiries (what was answered, on which device, when) and exit')
+    .action(async (raw: { url?: string; token?: string; name: string; history?: boolean }) => {
       const parsed = parseAnswerOptions({
         url: raw.url ?? process.env.HITL_URL ?? DEFAULT_URL,
         token: raw.token ?? process.env.HITL_DEVICE_TOKEN,
@@ -25,6 +27,18 @@ export function registerAnswer(program: Command): void {
       if (!parsed.ok) {
         process.stderr.write(`hitl answer: ${parsed.problem}\n`);
         process.exit(2);
+      }
+      if (raw.history) {
+        const history = await fetchHistory(parsed.options.url, parsed.options.token).catch(
+          (error: unknown) => ({ ok: false as const, status: 0, problem: String(error) }),
+        );
+        if (!history.ok) {
+          process.stderr.write(`hitl answer: the node refused the history: ${history.problem}\n`);
+          process.exitCode = history.status === 401 || history.status === 403 ? 2 : 1;
+          return;
+        }
+        process.stdout.write(`${historyLines(history.items).join('\n')}\n`);
+        return;
       }
       const code = await runTerminalDevice(
         parsed.options,
