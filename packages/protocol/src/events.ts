@@ -4,6 +4,7 @@ import { FormQuestionsSchema, OptionsSchema } from './form.js';
 import {
   ActionSchema,
   AskerSchema,
+  ConfidenceSchema,
   ContextSchema,
   DeadlinesSchema,
   FormatSchema,
@@ -25,6 +26,8 @@ export const DeviceInquirySchema = z.object({
   kind: InquiryKindSchema,
   action: ActionSchema.optional(),
   critical: z.boolean(),
+  /** The asker's confidence (0..1), when it gave one: an approval card shows a low one as its reason. */
+  confidence: ConfidenceSchema.optional(),
   defaultAnswer: ResponseSchema.optional(),
   suggestedAnswer: ResponseSchema.optional(),
   asker: AskerSchema,

@@ -14,6 +14,7 @@ export function toDeviceInquiry(inquiry: Inquiry, serverTime: number): DeviceInq
     kind: inquiry.kind,
     action: inquiry.action,
     critical: inquiry.critical,
+    ...(inquiry.confidence === undefined ? {} : { confidence: inquiry.confidence }),
     defaultAnswer: inquiry.defaultAnswer,
     suggestedAnswer: inquiry.suggestedAnswer,
     asker: inquiry.asker,

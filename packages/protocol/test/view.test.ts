@@ -85,16 +85,13 @@ describe('toDeviceInquiry', () => {
       resolvedAt: CREATED_AT + 4_000,
     });
     const view = toDeviceInquiry(resolved, CREATED_AT + 5_000);
-    for (const hidden of [
-      'answer',
-      'resolvedBy',
-      'resolvedAt',
-      'status',
-      'userId',
-      'idempotencyKey',
-      'confidence',
-    ]) {
+    for (const hidden of ['answer', 'resolvedBy', 'resolvedAt', 'status', 'userId', 'idempotencyKey']) {
       expect(view, hidden).not.toHaveProperty(hidden);
     }
+  });
+
+  it('shows the asker’s confidence when it gave one (an approval card names a low one as its reason)', () => {
+    expect(toDeviceInquiry(inquiry({ confidence: 0.4 }), CREATED_AT).confidence).toBe(0.4);
+    expect(toDeviceInquiry(inquiry({ confidence: undefined }), CREATED_AT)).not.toHaveProperty('confidence');
   });
 });

@@ -32,7 +32,8 @@ export function InquiryCard(props: {
   const { inquiry, notice, actions } = props;
   const closed = notice !== undefined;
   const titleId = `q-${inquiry.inquiryId}`;
-  const who = inquiry.asker.name ?? inquiry.asker.tokenSubject;
+  // The agent that asked (its token's name); the token's subject is the person it acts for.
+  const agentName = inquiry.asker.name;
   return (
     <article
       className={`card${closed ? ' closing' : ''}${inquiry.critical ? ' critical' : ''}`}
@@ -41,11 +42,9 @@ export function InquiryCard(props: {
     >
       <header className="card-head">
         <span className="asker">
-          {inquiry.kind === 'approval' ? 'Approval for ' : 'Asked by '}
-          <strong>{showInvisible(who)}</strong>
-          {inquiry.asker.name ? (
-            <span className="muted"> ({showInvisible(inquiry.asker.tokenSubject)})</span>
-          ) : null}
+          {inquiry.kind === 'approval' ? 'Approval asked by ' : 'Asked by '}
+          <strong>{agentName ? showInvisible(agentName) : 'an agent'}</strong>
+          <span className="muted"> for {showInvisible(inquiry.asker.tokenSubject)}</span>
         </span>
         {inquiry.critical ? <span className="badge critical">Critical</span> : null}
         {closed ? null : <Countdown inquiry={inquiry} />}

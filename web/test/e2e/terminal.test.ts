@@ -234,7 +234,8 @@ describe('device terminal in headless Chromium', () => {
     await asked.waitFor();
     await expect(asked.locator('dd code').allTextContents()).resolves.toEqual(['billing', 'delete_invoices']);
     await expect(asked.locator('pre.json').textContent()).resolves.toBe(JSON.stringify(args, null, 2));
-    await asked.getByText('Critical').waitFor();
+    await asked.locator('.badge.critical').waitFor();
+    await asked.locator('.why').getByText('Critical').waitFor();
     expect(await overflowX(narrow.page)).toBe(0);
     await screenshot(narrow.page, 'terminal-approval-360');
 

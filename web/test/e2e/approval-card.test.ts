@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { RunningNode } from '@hitl/inquiry';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  agent,
+  DESKTOP,
+  launchChromium,
+  openApp,
+  openContext,
+  overflowX,
+  PHONE,
+  screenshot,
+  startWebNode,
+  structured,
+  token,
+} from './harness';
+
+const newUser = () => `u-${randomUUID().slice(0, 8)}`;
+
+describe('an approval card says who asked and why, in headless Chromium', () => {
+  let node: RunningNode;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    node = await startWebNode({
+      HITL_DEVICE_TIMEOUT_MS: '30000',
+      HITL_SERVICE_TIMEOUT_MS: '40000',
+      HITL_CLIENT_TIMEOUT_MS: '60000',
+    });
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await node?.close();
+  });
+
+  for (const [label, options] of [
+    ['desktop', DESKTOP],
+    ['390×844 phone', PHONE],
+  ] as const) {
+    it(`names the agent, shows the reason up front, folds long arguments, offers Approve / Reject only (${label})`, async () => {
+      const user = newUser();
+      const context = await openContext(browser, node, options);
+      contexts.push(context);
+      const { page, problems } = await openApp(context, node, `token=${await token(node, user, 'device')}`);
+      await page.locator('[data-status="connected"]').waitFor();
+      const mcp = await agent(node, user);
+      const rows = Array.from({ length: 60 }, (_, i) => ({ id: `row-${i}`, note: 'to be removed for good' }));
+      const call = mcp.callTool({
+        name: 'send_inquiry',
+        arguments: {
+          question: 'Allow "drop_rows" on warehouse?',
+          kind: 'approval',
+          confidence: 0.3,
+          action: { server: 'warehouse', tool: 'drop_rows', arguments: { rows } },
+          // What the approval proxy writes: why the call was put to a person.
+          context: { why: 'the server does not mark it non-destructive (destructiveHint: false)' },
+        },
+      });
+      const card = page.locator('article', { hasText: 'drop_rows' });
+      await card.waitFor();
+      await card.locator('.asker').getByText('Approval asked by shop assistant for').waitFor();
+      expect(await card.locator('.asker').textContent()).toBe(`Approval asked by shop assistant for ${user}`);
+      const why = card.locator('.why');
+      await expect(why.locator('li').allTextContents()).resolves.toEqual([
+        'Destructive: the server does not mark it non-destructive (destructiveHint: false)',
+        'Low confidence: confidence 0.30',
+      ]);
+      // The reason comes before the action and the buttons.
+      const order = await card.evaluate((el) =>
+        [...el.querySelectorAll('.why, dl.action, .buttons')].map((n) => n.className),
+      );
+      expect(order).toEqual(['why', 'action', 'buttons']);
+      // Long arguments fold, with their size; opening the fold shows them all.
+      const fold = card.locator('details.fold');
+      await expect(fold.locator('summary').textContent()).resolves.toMatch(
+        /^Show all arguments \(\d+\.\d KB, \d+ lines\)$/,
+      );
+      await expect(fold.locator('pre.json').isVisible()).resolves.toBe(false);
+      await fold.locator('summary').click();
+      await expect(fold.locator('pre.json').textContent()).resolves.toBe(JSON.stringify({ rows }, null, 2));
+      await expect(card.getByRole('button').allTextContents()).resolves.toEqual(['Approve', 'Reject']);
+      expect(await overflowX(page)).toBe(0);
+      await screenshot(page, `approval-card-${label === 'desktop' ? 'desktop' : '390'}`);
+      await card.getByRole('button', { name: 'Reject' }).click();
+      expect(structured(await call)).toMatchObject({ status: 'answered', answer: 'reject' });
+      await card.getByRole('status').getByText('Answered on this device: Rejected').waitFor();
+      expect(problems).toEqual([]);
+      await mcp.close();
+    });
+  }
+});
