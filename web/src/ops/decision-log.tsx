@@ -94,22 +94,24 @@ export function DecisionLog({ decisions, error, onFilter, onOpen }: DecisionLogP
                 .sort((a, b) => b.at - a.at)
                 .map((d) => (
                   <tr key={d.id}>
-                    <td className="nowrap">{formatTime(d.at)}</td>
-                    <td>{d.userId}</td>
-                    <td>
+                    <td data-label="When" className="nowrap">
+                      {formatTime(d.at)}
+                    </td>
+                    <td data-label="User">{d.userId}</td>
+                    <td data-label="Question">
                       <button type="button" className="link" onClick={() => onOpen(d.inquiryId)}>
                         {oneLine(d.question, 60)}
                       </button>
                     </td>
-                    <td>{d.outcome.replace('_', ' ')}</td>
-                    <td>
+                    <td data-label="Outcome">{d.outcome.replace('_', ' ')}</td>
+                    <td data-label="Decided by">
                       {d.decidedBy}
                       {d.strategy ? ` (${d.strategy})` : ''}
                       {d.trigger === d.decidedBy ? null : <span className="muted"> after {d.trigger}</span>}
                     </td>
-                    <td>{oneLine(showValue(d.output), 60)}</td>
-                    <td>{d.rationale ? oneLine(d.rationale, 80) : '–'}</td>
-                    <td className="nowrap">
+                    <td data-label="Output">{oneLine(showValue(d.output), 60)}</td>
+                    <td data-label="Rationale">{d.rationale ? oneLine(d.rationale, 80) : '–'}</td>
+                    <td data-label="Latency" className="nowrap">
                       {formatDuration(d.latencyMs)}
                       {d.model ? <span className="muted"> {d.model}</span> : null}
                     </td>

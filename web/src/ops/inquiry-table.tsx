@@ -23,9 +23,11 @@ export function InquiryTable(props: { inquiries: Inquiry[]; onOpen(inquiryId: st
         <tbody>
           {props.inquiries.map((inquiry) => (
             <tr key={inquiry.inquiryId} data-inquiry-id={inquiry.inquiryId}>
-              <td className="nowrap">{formatTime(inquiry.createdAt)}</td>
-              <td>{inquiry.userId}</td>
-              <td>
+              <td data-label="Asked" className="nowrap">
+                {formatTime(inquiry.createdAt)}
+              </td>
+              <td data-label="User">{inquiry.userId}</td>
+              <td data-label="Question">
                 <a
                   href={inquiryPath(inquiry.inquiryId)}
                   onClick={(e) => {
@@ -37,11 +39,15 @@ export function InquiryTable(props: { inquiries: Inquiry[]; onOpen(inquiryId: st
                   {oneLine(inquiry.question)}
                 </a>
               </td>
-              <td>
+              <td data-label="Status">
                 <span className={`status ${inquiry.status}`}>{inquiry.status.replace('_', ' ')}</span>
               </td>
-              <td>{inquiry.status === 'pending' ? '–' : outcomeText(inquiry.status, inquiry.resolvedBy)}</td>
-              <td className="nowrap">{formatDuration(humanAnswerMs(inquiry))}</td>
+              <td data-label="Ended by">
+                {inquiry.status === 'pending' ? '–' : outcomeText(inquiry.status, inquiry.resolvedBy)}
+              </td>
+              <td data-label="Answer time" className="nowrap">
+                {formatDuration(humanAnswerMs(inquiry))}
+              </td>
             </tr>
           ))}
         </tbody>

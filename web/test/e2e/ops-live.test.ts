@@ -112,6 +112,27 @@ describe('live ops console in headless Chromium', () => {
         await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
       ).toBe(true);
       expect(await overflowX(page)).toBe(0);
+      if (options === PHONE) {
+        // At 390 px every column of a row is on screen, as a labelled line of a card.
+        const cells = await row(page, question)
+          .locator('td')
+          .evaluateAll((tds) =>
+            tds.map((td) => {
+              const box = td.getBoundingClientRect();
+              const label = getComputedStyle(td, '::before').content;
+              return { label, inside: box.left >= 0 && box.right <= window.innerWidth && box.width > 0 };
+            }),
+          );
+        expect(cells.map((c) => c.label)).toEqual([
+          '"Asked"',
+          '"User"',
+          '"Question"',
+          '"Status"',
+          '"Ended by"',
+          '"Answer time"',
+        ]);
+        expect(cells.every((c) => c.inside)).toBe(true);
+      }
       await screenshot(page, `ops-live-${label === 'desktop' ? 'desktop' : '390'}`);
       expect(problems).toEqual([]);
     });
