@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { RunningNode } from '@hitl/inquiry';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from './axe';
+import { agent, DESKTOP, launchChromium, openApp, openContext, PHONE, startWebNode, token } from './harness';
+
+const newUser = () => `u-${randomUUID().slice(0, 8)}`;
+
+describe('axe-core finds no serious or critical violations (headless Chromium)', () => {
+  let node: RunningNode;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    node = await startWebNode({
+      HITL_DEVICE_TIMEOUT_MS: '30000',
+      HITL_SERVICE_TIMEOUT_MS: '40000',
+      HITL_CLIENT_TIMEOUT_MS: '60000',
+    });
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await node?.close();
+  });
+  const context = async (options: object) => {
+    const c = await openContext(browser, node, options);
+    contexts.push(c);
+    return c;
+  };
+
+  for (const [label, options] of [
+    ['desktop', DESKTOP],
+    ['390×844 phone', PHONE],
+  ] as const) {
+    it(`the terminal with a question, an approval and its history (${label})`, async () => {
+      const user = newUser();
+      const { page } = await openApp(
+        await context(options),
+        node,
+        `token=${await token(node, user, 'device')}`,
+      );
+      await page.locator('[data-status="connected"]').waitFor();
+      const mcp = await agent(node, user);
+      const question = mcp.callTool({
+        name: 'send_inquiry',
+        arguments: { question: 'Which size?', options: ['S', 'M', 'L'], context: 'Summer party' },
+      });
+      const approval = mcp.callTool({
+        name: 'send_inquiry',
+        arguments: {
+          question: 'Allow "drop_rows" on warehouse?',
+          kind: 'approval',
+          critical: true,
+          confidence: 0.2,
+          action: { server: 'warehouse', tool: 'drop_rows', arguments: { rows: Array(80).fill('row') } },
+        },
+      });
+      await page.locator('article', { hasText: 'Which size?' }).waitFor();
+      await page.locator('article', { hasText: 'drop_rows' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.locator('article', { hasText: 'drop_rows' }).getByRole('button', { name: 'Reject' }).click();
+      await page.locator('article', { hasText: 'Which size?' }).getByLabel('M').check();
+      await page
+        .locator('article', { hasText: 'Which size?' })
+        .getByRole('button', { name: 'Answer' })
+        .click();
+      await Promise.all([question, approval]);
+      await page.getByRole('region', { name: 'History' }).locator('li').nth(1).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await mcp.close();
+    });
+  }
+
+  it('the answer-link page', async () => {
+    const user = newUser();
+    const mcp = await agent(node, user);
+    const call = mcp.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Which day?', options: ['Monday', 'Tuesday'] },
+    });
+    const headers = { Authorization: `Bearer ${await token(node, user, 'device')}` };
+    let inquiryId: string | undefined;
+    while (!inquiryId) {
+      const page = (await (await fetch(`${node.url}/api/inquiries?status=pending`, { headers })).json()) as {
+        items: { inquiryId: string }[];
+      };
+      inquiryId = page.items[0]?.inquiryId;
+    }
+    const link = await node.links.sign({
+      userId: user,
+      inquiryId,
+      channel: 'email',
+      expiresAt: Date.now() + 600_000,
+    });
+    for (const options of [DESKTOP, PHONE]) {
+      const page = await (await context(options)).newPage();
+      await page.goto(`${node.url}/a/${link}`);
+      await page.getByText('Which day?').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await fetch(`${node.url}/api/inquiries/${inquiryId}/cancel`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await token(node, 'oncall', 'ops')}` },
+    });
+    await call;
+    await mcp.close();
+  });
+
+  for (const [label, options] of [
+    ['desktop', DESKTOP],
+    ['390×844 phone', PHONE],
+  ] as const) {
+    it(`the ops console, its detail view and the cancel confirmation (${label})`, async () => {
+      const user = newUser();
+      const mcp = await agent(node, user);
+      const question = `Rotate the keys (${label})?`;
+      const call = mcp.callTool({ name: 'send_inquiry', arguments: { question } });
+      const { page } = await openApp(
+        await context(options),
+        node,
+        `token=${await token(node, 'oncall', 'ops')}`,
+      );
+      await page.getByRole('status').filter({ hasText: 'live' }).waitFor();
+      const history = page.getByRole('region', { name: 'Inquiries' });
+      await history.getByRole('link', { name: question }).waitFor();
+      await page.locator('.recharts-surface').first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await history.getByRole('link', { name: question }).click();
+      const detail = page.getByRole('region', { name: /^Inquiry / });
+      await detail.getByRole('button', { name: 'Cancel inquiry…' }).click();
+      await detail.getByRole('button', { name: 'Yes, cancel it' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await detail.getByRole('button', { name: 'Yes, cancel it' }).click();
+      await call;
+      await mcp.close();
+    });
+  }
+});
