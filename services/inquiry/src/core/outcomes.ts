@@ -6,6 +6,8 @@ export interface PresetTexts {
 }
 
 export interface DeviceRef {
+  /** The person whose device (or REST token, or answer link) it is. */
+  userId?: string;
   deviceId?: string;
   deviceName?: string;
 }
@@ -20,6 +22,7 @@ export type Ending =
 
 function deviceFields(device: DeviceRef): Partial<ResolvedBy> {
   const fields: Partial<ResolvedBy> = {};
+  if (device.userId) fields.userId = device.userId;
   if (device.deviceId) fields.deviceId = device.deviceId;
   if (device.deviceName) fields.deviceName = device.deviceName;
   return fields;

@@ -1,7 +1,13 @@
 import type { Server as HttpServer } from 'node:http';
 import type { TokenService } from '@hitl/auth';
 import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
-import { type Inquiry, SOCKET_MAX_BUFFER_BYTES, SOCKET_PATH, toDeviceInquiry } from '@hitl/protocol';
+import {
+  audienceOf,
+  type Inquiry,
+  SOCKET_MAX_BUFFER_BYTES,
+  SOCKET_PATH,
+  toDeviceInquiry,
+} from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
@@ -83,14 +89,14 @@ export function createDeviceGateway(
 
   const events: InquiryEvents = {
     created: (inquiry: Inquiry) =>
-      io.to(userRoom(inquiry.userId)).emit('inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
+      io.to(audienceRooms(inquiry)).emit('inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
     updated: (inquiry: Inquiry) => {
       if (inquiry.status !== 'pending') return;
-      io.to(userRoom(inquiry.userId)).emit('inquiry:updated', toDeviceInquiry(inquiry, deps.clock.now()));
+      io.to(audienceRooms(inquiry)).emit('inquiry:updated', toDeviceInquiry(inquiry, deps.clock.now()));
     },
     resolved: (inquiry: Inquiry) => {
       if (inquiry.status === 'pending' || !inquiry.resolvedBy) return;
-      io.to(userRoom(inquiry.userId)).emit('inquiry:resolved', {
+      io.to(audienceRooms(inquiry)).emit('inquiry:resolved', {
         inquiryId: inquiry.inquiryId,
         status: inquiry.status,
         resolvedBy: inquiry.resolvedBy,
@@ -98,4 +104,9 @@ export function createDeviceGateway(
     },
   };
   return { io, events };
+}
+
+/** The rooms of every user an inquiry is addressed to (one emit: a socket in several gets it once). */
+function audienceRooms(inquiry: Inquiry): string[] {
+  return audienceOf(inquiry).map(userRoom);
 }
