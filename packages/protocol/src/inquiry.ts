@@ -76,6 +76,8 @@ export type ResolvedByKind = z.infer<typeof ResolvedByKindSchema>;
 
 export const ResolvedBySchema = z.object({
   kind: ResolvedByKindSchema,
+  /** The person who answered or refused (an audience member), when a human did. */
+  userId: z.string().optional(),
   deviceId: z.string().optional(),
   deviceName: z.string().optional(),
   strategy: FallbackStrategySchema.optional(),
@@ -120,7 +122,15 @@ export type InquiryContent = z.infer<typeof InquiryContentSchema>;
 /** An inquiry as stored: content, identity, deadlines and (once ended) its resolution. */
 export const InquirySchema = InquiryContentSchema.extend({
   inquiryId: z.string(),
+  /** The asker's user: the agent token's subject, who owns the MCP call and `get_inquiry`. */
   userId: z.string(),
+  /**
+   * The users the inquiry is addressed to (a team's members or a list of users), when the asker named
+   * an audience; absent: the asker's own user alone. Every member sees and may answer it.
+   */
+  audience: z.array(z.string()).min(1).max(LIMITS.audienceUsers).optional(),
+  /** The team the audience came from, when the asker named one. */
+  team: z.string().optional(),
   asker: AskerSchema,
   idempotencyKey: z.string().optional(),
   createdAt: z.number(),
@@ -132,6 +142,16 @@ export const InquirySchema = InquiryContentSchema.extend({
   resolvedAt: z.number().optional(),
 });
 export type Inquiry = z.infer<typeof InquirySchema>;
+
+/** The users an inquiry is addressed to: its audience, or else the asker's own user. */
+export function audienceOf(inquiry: Pick<Inquiry, 'userId' | 'audience'>): string[] {
+  return inquiry.audience ?? [inquiry.userId];
+}
+
+/** True when `userId` is one of the users the inquiry is addressed to. */
+export function isAddressedTo(inquiry: Pick<Inquiry, 'userId' | 'audience'>, userId: string): boolean {
+  return audienceOf(inquiry).includes(userId);
+}
 
 /** What ends an inquiry: written once, by whoever wins. */
 export const ResolutionSchema = z.object({

@@ -24,6 +24,8 @@ export const LIMITS = {
   syncPageBytes: 256 * 1024,
   /** Page size for lists. */
   pageSize: 200,
+  /** Users one inquiry is addressed to (an `audience`, a team's members), after removing repeats. */
+  audienceUsers: 100,
   /** How deep a JSON body may nest (objects and arrays), counted from its root. */
   jsonDepth: 64,
 } as const;

@@ -14,6 +14,27 @@ import {
 import { LIMITS } from './limits.js';
 import { MIN_ANSWER_WINDOW_MS, MIN_TIER_MS } from './tiers.js';
 
+/**
+ * Whom an inquiry is addressed to: one team of the directory, or a list of users (at most
+ * {@link LIMITS.audienceUsers}). One object with two optional properties (not a union), so the input
+ * schema stays a plain object for every model vendor.
+ */
+export const AudienceSchema = z
+  .object({
+    team: z.string().min(1).max(200).optional().describe('A team of the directory.'),
+    users: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(LIMITS.audienceUsers)
+      .optional()
+      .describe(`User ids of the directory (at most ${LIMITS.audienceUsers}).`),
+  })
+  .strict()
+  .refine((a) => (a.team === undefined) !== (a.users === undefined), {
+    message: 'give exactly one of team or users',
+  });
+export type Audience = z.infer<typeof AudienceSchema>;
+
 /** Raw shape of `send_inquiry`'s input: every property described, plain JSON Schema once converted. */
 export const sendInquiryShape = {
   question: z
@@ -66,6 +87,10 @@ export const sendInquiryShape = {
     .max(LIMITS.idempotencyKeyChars)
     .optional()
     .describe('Your own key for this question; asking again with it returns the same inquiry.'),
+  audience: AudienceSchema.optional().describe(
+    'Who is asked: {team: "<team id>"} or {users: ["<user id>", ...]}; absent: the person you act for. ' +
+      'Anyone in the audience may answer; the first answer counts.',
+  ),
 };
 
 export const SendInquiryInputSchema = z.object(sendInquiryShape).superRefine((input, ctx) => {

@@ -4,7 +4,10 @@ import type { Inquiry, Page, Resolution } from '@hitl/protocol';
 export type NewInquiry = Omit<Inquiry, 'status' | 'answer' | 'resolvedBy' | 'resolvedAt'>;
 
 export interface CreateOptions {
-  /** Pending inquiries one user may hold; 0 or undefined means no cap. */
+  /**
+   * Pending inquiries one user may hold (asked by the user's agents or addressed to the user); 0 or
+   * undefined means no cap. Only the asker's count is checked.
+   */
   maxPendingPerUser?: number;
 }
 
@@ -29,7 +32,10 @@ export interface WaitOptions {
 }
 
 export interface ListOptions {
-  /** Only this user's inquiries; all users when undefined (ops). */
+  /**
+   * Only the inquiries addressed to this user (its audience holds the user, or it has none and the
+   * user asked it); all users when undefined (ops).
+   */
   userId?: string;
   status: 'pending' | 'all';
   limit: number;
@@ -50,6 +56,7 @@ export interface InquiryStore {
   getByKey(userId: string, idempotencyKey: string): Promise<Inquiry | null>;
   /** Newest first. The cursor is opaque. */
   list(options: ListOptions): Promise<Page<Inquiry>>;
+  /** Pending inquiries the user asked or is asked (what `maxPendingPerUser` counts). */
   countPending(userId: string): Promise<number>;
   /** Pending inquiries of all users (for the metrics gauge; may briefly count a just-resolved one). */
   countAllPending(): Promise<number>;

@@ -60,6 +60,41 @@ describe('SqliteInquiryStore', () => {
     }
   });
 
+  it('brings a version-1 file forward: its inquiries are listed for their users and stay answerable', async () => {
+    const path = join(tempDir(), 'hitl.db');
+    const old = sampleInquiry({ question: 'written by a version-1 build' });
+    const first = new SqliteInquiryStore({ path });
+    await first.create(old);
+    await first.close();
+    // What a version-1 build left behind: the inquiries table alone, at version 1.
+    const raw = openStateDatabase(path);
+    raw.db.exec(
+      `DROP TABLE inquiry_audience; UPDATE schema_versions SET version = 1 WHERE component = 'inquiries'`,
+    );
+    raw.close();
+
+    const second = new SqliteInquiryStore({ path });
+    try {
+      const page = await second.list({ userId: 'user-a', status: 'pending', limit: 10 });
+      expect(page.items.map((i) => i.inquiryId)).toEqual([old.inquiryId]);
+      expect(await second.countPending('user-a')).toBe(1);
+      const team = sampleInquiry({ userId: 'asker', audience: ['user-a', 'user-b'] });
+      await second.create(team);
+      const listed = await second.list({ userId: 'user-b', status: 'all', limit: 10 });
+      expect(listed.items.map((i) => i.inquiryId)).toEqual([team.inquiryId]);
+      expect(await second.resolve(old.inquiryId, answered('S'))).toMatchObject({ kind: 'won' });
+    } finally {
+      await second.close();
+    }
+    const third = openStateDatabase(path);
+    try {
+      const row = third.db.prepare("SELECT version FROM schema_versions WHERE component = 'inquiries'").get();
+      expect(row).toMatchObject({ version: 2 });
+    } finally {
+      third.close();
+    }
+  });
+
   it('refuses a second open of the same file while the first holds it, naming the holder', async () => {
     const path = join(tempDir(), 'hitl.db');
     const first = new SqliteInquiryStore({ path });

@@ -21,6 +21,7 @@ import { InquiryService } from './core/inquiry-service.js';
 import { type Clock, type InquiryEvents, systemClock, within } from './core/ports.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { ServiceTimers } from './core/service-timers.js';
+import type { DirectoryHolder } from './directory/directory.js';
 import { openDirectory } from './directory/open-directory.js';
 import { type EmbeddedParts, openEmbeddedStore } from './embedded-store.js';
 import { createApp } from './http/app.js';
@@ -52,6 +53,8 @@ export interface RunningNode {
   /** True when this start created the secret (first embedded start). */
   secretCreated: boolean;
   logger: Logger;
+  /** The directory in force (reloaded on `SIGHUP`, or by calling `reload()`). */
+  directory: DirectoryHolder;
   /** Stops taking new calls, lets held calls finish up to the drain timeout, then closes everything. */
   close(): Promise<void>;
 }
@@ -125,6 +128,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       texts: config.texts,
     },
     decisions,
+    directory,
   });
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
   listeners.push({ created: (inquiry) => timers.schedule(inquiry), resolved: () => undefined });
@@ -248,5 +252,5 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     })();
     return closing;
   };
-  return { url, port, nodeId, tokens, links, secretCreated, logger, close };
+  return { url, port, nodeId, tokens, links, secretCreated, logger, directory, close };
 }

@@ -1,7 +1,7 @@
 import { createECDH, randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
@@ -66,14 +66,18 @@ describe('Web Push to the service worker in headless Chromium', () => {
       HITL_SERVICE_TIMEOUT_MS: '150000',
       HITL_CLIENT_TIMEOUT_MS: '180000',
     });
+  });
+  // A browser per test: the DevTools ServiceWorker domain also reports the registration of an earlier
+  // test's (closed) context for the same origin, and a push delivered to that one shows nothing.
+  beforeEach(async () => {
     browser = await launchChromium();
   });
   const contexts: BrowserContext[] = [];
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));
+    await browser?.close();
   });
   afterAll(async () => {
-    await browser?.close();
     await node?.close();
     await receiver?.close();
   });
@@ -174,7 +178,12 @@ describe('Web Push to the service worker in headless Chromium', () => {
     await mcp.close();
   });
 
-  it('an approval gets Approve / Reject; a click opens its card; answered on the desktop, a late button says so and the resolved push closes it', async () => {
+  // One retry, with its reason: about one run in ten on a loaded 2-core machine, a push handed to the
+  // worker through DevTools (ServiceWorker.deliverPushMessage) shows no notification; the cause is not
+  // found yet (a browser per test made it rarer). The first test covers the same path without a retry.
+  it('an approval gets Approve / Reject; a click opens its card; answered on the desktop, a late button says so and the resolved push closes it', {
+    retry: 1,
+  }, async () => {
     const user = newUser();
     const phone = await phoneWithPush(user);
     const delivery = await pushDelivery(await phone.context.newCDPSession(phone.page), node.url);

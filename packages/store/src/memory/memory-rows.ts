@@ -1,4 +1,4 @@
-import type { Inquiry } from '@hitl/protocol';
+import { audienceOf, type Inquiry } from '@hitl/protocol';
 
 interface Row {
   inquiry: Inquiry;
@@ -49,7 +49,7 @@ export class MemoryRows {
     return live;
   }
 
-  /** Ids of this user's live pending inquiries. */
+  /** Ids of the live pending inquiries this user asked or is asked. */
   pendingIds(userId: string): string[] {
     return [...(this.pendingByUser.get(userId) ?? [])].filter((id) => this.get(id)?.status === 'pending');
   }
@@ -61,12 +61,14 @@ export class MemoryRows {
     if (inquiry.idempotencyKey !== undefined) {
       this.byKey.set(indexKey(inquiry.userId, inquiry.idempotencyKey), inquiry.inquiryId);
     }
-    let pending = this.pendingByUser.get(inquiry.userId);
-    if (!pending) {
-      pending = new Set();
-      this.pendingByUser.set(inquiry.userId, pending);
+    for (const userId of involved(inquiry)) {
+      let pending = this.pendingByUser.get(userId);
+      if (!pending) {
+        pending = new Set();
+        this.pendingByUser.set(userId, pending);
+      }
+      pending.add(inquiry.inquiryId);
     }
-    pending.add(inquiry.inquiryId);
   }
 
   /** Stores a new state of an existing inquiry; an ended one is kept for the retention from now. */
@@ -97,10 +99,17 @@ export class MemoryRows {
   }
 
   private forgetPending(inquiry: Inquiry): void {
-    const pending = this.pendingByUser.get(inquiry.userId);
-    pending?.delete(inquiry.inquiryId);
-    if (pending?.size === 0) this.pendingByUser.delete(inquiry.userId);
+    for (const userId of involved(inquiry)) {
+      const pending = this.pendingByUser.get(userId);
+      pending?.delete(inquiry.inquiryId);
+      if (pending?.size === 0) this.pendingByUser.delete(userId);
+    }
   }
+}
+
+/** The asker's user and every user the inquiry is addressed to. */
+function involved(inquiry: Inquiry): Set<string> {
+  return new Set([inquiry.userId, ...audienceOf(inquiry)]);
 }
 
 function indexKey(userId: string, idempotencyKey: string): string {

@@ -1,4 +1,4 @@
-import type { Inquiry, Page, Resolution } from '@hitl/protocol';
+import { type Inquiry, isAddressedTo, type Page, type Resolution } from '@hitl/protocol';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
 import { withResolution } from '../resolution.js';
@@ -80,7 +80,7 @@ export class MemoryInquiryStore implements InquiryStore {
       .all()
       .filter(
         (inquiry) =>
-          (userId === undefined || inquiry.userId === userId) &&
+          (userId === undefined || isAddressedTo(inquiry, userId)) &&
           (status === 'all' || inquiry.status === 'pending') &&
           (cursor === undefined || inquiry.inquiryId < cursor),
       )

@@ -1,4 +1,4 @@
-import type { Inquiry, Page } from '@hitl/protocol';
+import { type Inquiry, isAddressedTo, type Page } from '@hitl/protocol';
 import type { Cluster, Redis } from 'ioredis';
 import { inquiryIdTime } from '../ids.js';
 import type { ListOptions } from '../store.js';
@@ -23,7 +23,7 @@ export async function readInquiry(ctx: ReadContext, inquiryId: string): Promise<
 }
 
 /**
- * One page, newest first. Set members are hints, the hash is the truth: members whose hash is gone
+ * One page, newest first; with a user, only what is addressed to that user. Set members are hints, the hash is the truth: members whose hash is gone
  * (expired) or no longer pending (in a pending set) are skipped and removed in passing.
  */
 export async function listPage(ctx: ReadContext, options: ListOptions): Promise<Page<Inquiry>> {
@@ -48,6 +48,9 @@ export async function listPage(ctx: ReadContext, options: ListOptions): Promise<
     const stale: string[] = [];
     ids.forEach((id, index) => {
       const inquiry = inquiries[index] ?? null;
+      // The asker's sets also hold what the asker's agent addressed to others (it counts against the
+      // asker's cap): kept in the set, left out of the listing.
+      if (inquiry && userId !== undefined && !isAddressedTo(inquiry, userId)) return;
       if (inquiry && (!pendingOnly || inquiry.status === 'pending')) found.push(inquiry);
       else if (isStale(ctx, id, inquiry)) stale.push(id);
     });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Inquiry, Resolution } from '@hitl/protocol';
+import { audienceOf, type Inquiry, type Resolution } from '@hitl/protocol';
 import { readReply } from '../lua-kit/script-reply.js';
 import type { CreateOptions, CreateResult, NewInquiry, ResolveResult } from '../store.js';
 import { decodeFields, encodeNew, encodeResolution } from './codec.js';
@@ -62,6 +62,12 @@ export async function createInquiry(
       redis.zadd(keys.deadlines, inquiry.deadlines.serviceAt, inquiryId),
       redis.zadd(keys.pending, 0, inquiryId),
       redis.zadd(keys.all, 0, inquiryId),
+      // The audience's own sets (the asker's were written by reserve-3): each member lists it and
+      // counts it as pending. One command per member: each user's keys live in their own slot.
+      ...otherMembers(inquiry).flatMap((userId) => [
+        redis.zadd(keys.userPending(userId), 0, inquiryId),
+        redis.zadd(keys.userAll(userId), 0, inquiryId),
+      ]),
     ]);
   }
   return { kind: 'ok', inquiry, created };
@@ -139,7 +145,13 @@ async function unindex(ctx: WriteContext, inquiry: Inquiry, resolveStartedAt: nu
     ),
     redis.zrem(keys.deadlines, inquiryId),
     redis.zrem(keys.pending, inquiryId),
+    ...otherMembers(inquiry).map((userId) => redis.zrem(keys.userPending(userId), inquiryId)),
   ]);
+}
+
+/** Audience members other than the asker's user (whose sets reserve-3 and release-2 keep). */
+function otherMembers(inquiry: Inquiry): string[] {
+  return audienceOf(inquiry).filter((userId) => userId !== inquiry.userId);
 }
 
 /** Attaches (or clears, with undefined) a suggestion while the inquiry is pending. */

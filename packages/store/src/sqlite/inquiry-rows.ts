@@ -1,4 +1,4 @@
-import type { Inquiry } from '@hitl/protocol';
+import { audienceOf, type Inquiry } from '@hitl/protocol';
 import type { ListOptions } from '../store.js';
 import type { SqliteDatabase, SqliteStatement as Statement } from './state-database.js';
 
@@ -17,6 +17,8 @@ export class InquiryRows {
   private readonly pendingOfAll: Statement;
   private readonly due: Statement;
   private readonly dropExpired: Statement;
+  private readonly insertMember: Statement;
+  private readonly dropOrphanMembers: Statement;
   private readonly lists = new Map<string, Statement>();
 
   constructor(private readonly db: SqliteDatabase) {
@@ -40,7 +42,8 @@ export class InquiryRows {
       "UPDATE inquiries SET body = ? WHERE inquiry_id = ? AND status = 'pending' AND expires_at > ?",
     );
     this.pendingOfUser = db.prepare(
-      "SELECT count(*) AS n FROM inquiries WHERE user_id = ? AND status = 'pending' AND expires_at > ?",
+      `SELECT count(*) AS n FROM inquiries WHERE status = 'pending' AND expires_at > ?
+         AND (user_id = ? OR inquiry_id IN (SELECT inquiry_id FROM inquiry_audience WHERE user_id = ?))`,
     );
     this.pendingOfAll = db.prepare(
       "SELECT count(*) AS n FROM inquiries WHERE status = 'pending' AND expires_at > ?",
@@ -51,6 +54,13 @@ export class InquiryRows {
        ORDER BY service_at, inquiry_id LIMIT ?`,
     );
     this.dropExpired = db.prepare('DELETE FROM inquiries WHERE expires_at <= ?');
+    this.insertMember = db.prepare(
+      'INSERT OR IGNORE INTO inquiry_audience (user_id, inquiry_id) VALUES (?, ?)',
+    );
+    this.dropOrphanMembers = db.prepare(
+      `DELETE FROM inquiry_audience WHERE NOT EXISTS
+         (SELECT 1 FROM inquiries i WHERE i.inquiry_id = inquiry_audience.inquiry_id)`,
+    );
   }
 
   get(inquiryId: string, now: number): Inquiry | undefined {
@@ -76,6 +86,7 @@ export class InquiryRows {
       expiresAt,
       JSON.stringify(inquiry),
     );
+    for (const userId of new Set(audienceOf(inquiry))) this.insertMember.run(userId, inquiry.inquiryId);
   }
 
   /** Writes an ended inquiry over its pending row; false when the row is no longer pending. */
@@ -96,7 +107,8 @@ export class InquiryRows {
   }
 
   countPending(userId: string | undefined, now: number): number {
-    const row = userId === undefined ? this.pendingOfAll.get(now) : this.pendingOfUser.get(userId, now);
+    const row =
+      userId === undefined ? this.pendingOfAll.get(now) : this.pendingOfUser.get(now, userId, userId);
     return Number((row as { n: number }).n);
   }
 
@@ -104,21 +116,23 @@ export class InquiryRows {
     return (this.due.all(due, now, limit) as { id: string }[]).map((row) => row.id);
   }
 
-  /** Up to `limit` live inquiries, newest first, after the cursor. */
+  /** Up to `limit` live inquiries (with a user: those addressed to that user), newest first, after the cursor. */
   list(options: ListOptions, now: number, limit: number): Inquiry[] {
     const { userId, status, cursor } = options;
-    const where = ['expires_at > ?'];
+    const where = ['i.expires_at > ?'];
     const params: unknown[] = [now];
+    let from = 'inquiries i';
     if (userId !== undefined) {
-      where.push('user_id = ?');
+      from = 'inquiry_audience a JOIN inquiries i ON i.inquiry_id = a.inquiry_id';
+      where.push('a.user_id = ?');
       params.push(userId);
     }
-    if (status === 'pending') where.push("status = 'pending'");
+    if (status === 'pending') where.push("i.status = 'pending'");
     if (cursor !== undefined) {
-      where.push('inquiry_id < ?');
+      where.push('i.inquiry_id < ?');
       params.push(cursor);
     }
-    const sql = `SELECT body FROM inquiries WHERE ${where.join(' AND ')} ORDER BY inquiry_id DESC LIMIT ?`;
+    const sql = `SELECT i.body FROM ${from} WHERE ${where.join(' AND ')} ORDER BY i.inquiry_id DESC LIMIT ?`;
     let statement = this.lists.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
@@ -129,7 +143,9 @@ export class InquiryRows {
 
   /** Deletes every expired row; returns how many. */
   sweep(now: number): number {
-    return this.dropExpired.run(now).changes;
+    const dropped = this.dropExpired.run(now).changes;
+    if (dropped > 0) this.dropOrphanMembers.run();
+    return dropped;
   }
 }
 

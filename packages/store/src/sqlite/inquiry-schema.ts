@@ -2,7 +2,7 @@ import { migrate } from './migrate.js';
 import type { SqliteDatabase } from './state-database.js';
 
 /** The version of the inquiry tables this build writes. */
-export const INQUIRY_SCHEMA_VERSION = 1;
+export const INQUIRY_SCHEMA_VERSION = 2;
 
 /**
  * One row per inquiry: the inquiry as JSON in `body`, plus the columns the queries filter on.
@@ -27,7 +27,25 @@ CREATE INDEX IF NOT EXISTS inquiries_due ON inquiries (service_at, inquiry_id) W
 CREATE INDEX IF NOT EXISTS inquiries_by_expiry ON inquiries (expires_at);
 `;
 
-/** Creates the inquiry tables, or checks that an existing file's are ones this build reads. */
+/**
+ * Version 2: who each inquiry is addressed to, one row per (user, inquiry): the audience's members,
+ * or the asker's user when the inquiry has no audience. Listings by user read it. A version-1 file
+ * is brought forward by filling it from the existing rows (each addressed to its asker).
+ */
+const SCHEMA_V2 = `
+CREATE TABLE IF NOT EXISTS inquiry_audience (
+  user_id    TEXT NOT NULL,
+  inquiry_id TEXT NOT NULL,
+  PRIMARY KEY (user_id, inquiry_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS inquiry_audience_by_inquiry ON inquiry_audience (inquiry_id);
+INSERT OR IGNORE INTO inquiry_audience (user_id, inquiry_id) SELECT user_id, inquiry_id FROM inquiries;
+`;
+
+/**
+ * Creates the inquiry tables, or brings an existing file's forward (each step is idempotent DDL, so a
+ * new file runs them all), or checks that they are ones this build reads.
+ */
 export function migrateInquiryTables(db: SqliteDatabase): void {
-  migrate(db, 'inquiries', INQUIRY_SCHEMA_VERSION, SCHEMA_V1);
+  migrate(db, 'inquiries', INQUIRY_SCHEMA_VERSION, SCHEMA_V1 + SCHEMA_V2);
 }

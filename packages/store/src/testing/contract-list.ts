@@ -1,7 +1,7 @@
 import type { Inquiry } from '@hitl/protocol';
 import { describe, expect, it } from 'vitest';
 import type { InquiryStore, ListOptions } from '../store.js';
-import { answered, createNew, type MakeStore, timedOut } from './fixtures.js';
+import { answered, createNew, type MakeStore, peerOf, timedOut } from './fixtures.js';
 
 /** Listing, counting and due deadlines. */
 export function listContract(open: MakeStore): void {
@@ -39,6 +39,29 @@ export function listContract(open: MakeStore): void {
       expect((await store.list({ userId: 'user-c', status: 'all', limit: 10 })).items).toEqual([]);
     });
 
+    it('lists an inquiry for each audience member (not for an asker outside it), pending then all', async () => {
+      const fixture = await open();
+      const { store } = fixture;
+      const reader = await peerOf(fixture);
+      const team = await createNew(store, { userId: 'asker', audience: ['m1', 'm2', 'm3'] });
+      const withAsker = await createNew(store, { userId: 'm1', audience: ['m1', 'm2'] });
+      const own = await createNew(store, { userId: 'm2' });
+      const ids = async (userId: string, status: 'pending' | 'all') =>
+        (await readAll(reader, { userId, status, limit: 1 })).ids;
+      expect(await ids('m1', 'pending')).toEqual([withAsker.inquiryId, team.inquiryId]);
+      expect(await ids('m2', 'pending')).toEqual([own.inquiryId, withAsker.inquiryId, team.inquiryId]);
+      expect(await ids('m3', 'pending')).toEqual([team.inquiryId]);
+      expect(await ids('asker', 'all')).toEqual([]);
+      expect(await ids('outsider', 'all')).toEqual([]);
+      await store.resolve(team.inquiryId, answered('M'));
+      expect(await ids('m3', 'pending')).toEqual([]);
+      expect(await ids('m3', 'all')).toEqual([team.inquiryId]);
+      const [listed] = (await reader.list({ userId: 'm3', status: 'all', limit: 5 })).items;
+      expect(listed).toMatchObject({ audience: ['m1', 'm2', 'm3'], status: 'answered', answer: 'M' });
+      expect(await ids('asker', 'all')).toEqual([]);
+      expect((await readAll(reader, { status: 'all', limit: 10 })).ids).toHaveLength(3);
+    });
+
     it('shows ops (no user) every user, pending or all', async () => {
       const { store } = await open();
       const a = await createNew(store, { userId: 'user-a' });
@@ -64,6 +87,19 @@ export function listContract(open: MakeStore): void {
       await store.resolve(first.inquiryId, answered('M'));
       expect(await store.countPending('user-a')).toBe(1);
       expect(await store.countPending('user-b')).toBe(1);
+    });
+
+    it('counts what the user asked and what is addressed to the user', async () => {
+      const { store } = await open();
+      const team = await createNew(store, { userId: 'asker', audience: ['m1', 'm2'] });
+      await createNew(store, { userId: 'm1' });
+      expect(await store.countPending('asker')).toBe(1);
+      expect(await store.countPending('m1')).toBe(2);
+      expect(await store.countPending('m2')).toBe(1);
+      await store.resolve(team.inquiryId, answered('M'));
+      expect(await store.countPending('asker')).toBe(0);
+      expect(await store.countPending('m1')).toBe(1);
+      expect(await store.countPending('m2')).toBe(0);
     });
   });
 

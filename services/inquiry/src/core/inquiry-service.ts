@@ -1,8 +1,11 @@
 import type { Decision } from '@hitl/decision-agent';
 import {
+  type Directory,
+  EMPTY_DIRECTORY,
   HitlError,
   type Inquiry,
   type InquiryContent,
+  isAddressedTo,
   type Resolution,
   responseProblem,
   type SendInquiryInput,
@@ -10,6 +13,7 @@ import {
 } from '@hitl/protocol';
 import { type InquiryStore, newInquiryId, type ResolveResult } from '@hitl/store';
 import type { Logger } from 'pino';
+import { resolveAudience } from '../directory/audience.js';
 import { computeDeadlines, deviceTimeoutAllowed } from './deadlines.js';
 import { decisionRecordFor } from './decision-record.js';
 import { type DecisionDeps, FallbackRunner } from './fallback.js';
@@ -25,6 +29,8 @@ export interface InquiryServiceDeps {
   config: { tiers: TimeoutTiers; maxAnswerWindowMs: number; maxPendingPerUser: number; texts: PresetTexts };
   /** Fallback decisions and the audit log; without them every ending writes its preset outcome. */
   decisions?: DecisionDeps;
+  /** The directory in force (read at each ask, so a reload applies to the next question). */
+  directory?: { readonly current: Directory };
 }
 
 /** Who asks: the user the question is for, and the agent token that asked. */
@@ -64,6 +70,10 @@ export class InquiryService {
         `answerWithinMs: must be at most ${config.maxAnswerWindowMs} (the longest answer window this service allows)`,
       );
     }
+    const addressed =
+      input.audience === undefined
+        ? undefined
+        : resolveAudience(this.deps.directory?.current ?? EMPTY_DIRECTORY, asker.userId, input.audience);
     const now = clock.now();
     const content: InquiryContent = {
       question: input.question,
@@ -83,6 +93,7 @@ export class InquiryService {
         ...stripUndefined(content),
         inquiryId: newInquiryId(),
         userId: asker.userId,
+        ...(addressed ? stripUndefined(addressed) : {}),
         asker: stripUndefined({ tokenSubject: asker.tokenSubject, name: asker.name }),
         ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
         createdAt: now,
@@ -106,10 +117,19 @@ export class InquiryService {
     return { inquiry: result.inquiry, created: result.created };
   }
 
-  /** The inquiry if it exists and (when `userId` is given) belongs to that user. */
+  /**
+   * The inquiry if it exists and (when `userId` is given) is addressed to that user: what a person's
+   * devices, REST calls and answer links may see and settle.
+   */
   async find(inquiryId: string, userId?: string): Promise<Inquiry | null> {
     const inquiry = await this.deps.store.get(inquiryId);
-    return inquiry && (userId === undefined || inquiry.userId === userId) ? inquiry : null;
+    return inquiry && (userId === undefined || isAddressedTo(inquiry, userId)) ? inquiry : null;
+  }
+
+  /** The inquiry if it exists and `userId`'s agent asked it: what MCP calls (get_inquiry, cancel, tasks) may read. */
+  async findAsked(inquiryId: string, userId: string): Promise<Inquiry | null> {
+    const inquiry = await this.deps.store.get(inquiryId);
+    return inquiry && inquiry.userId === userId ? inquiry : null;
   }
 
   async findByKey(userId: string, idempotencyKey: string): Promise<Inquiry | null> {
@@ -127,12 +147,19 @@ export class InquiryService {
     inquiryId: string,
     userId: string | undefined,
     ending: Ending,
-    found: Promise<Inquiry | null> = this.find(inquiryId, userId),
+    found?: Promise<Inquiry | null>,
   ): Promise<ResolveResult> {
     const { clock, config } = this.deps;
-    const inquiry = await found;
+    // The asker's agent cancels; the people asked answer, refuse and report their timers.
+    const inquiry = await (found ??
+      (ending.type === 'cancel' && userId !== undefined
+        ? this.findAsked(inquiryId, userId)
+        : this.find(inquiryId, userId)));
     if (!inquiry) throw new HitlError('not_found', `no inquiry ${inquiryId}`);
     if (inquiry.status !== 'pending') return { kind: 'lost', inquiry };
+    // Who answered, among the people asked (resolvedBy.userId).
+    if ('device' in ending && userId !== undefined)
+      ending = { ...ending, device: { ...ending.device, userId } };
     const now = clock.now();
     if (ending.type === 'answer') {
       const problem = responseProblem(inquiry, ending.response);

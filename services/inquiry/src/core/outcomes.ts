@@ -6,6 +6,8 @@ export interface PresetTexts {
 }
 
 export interface DeviceRef {
+  /** The person whose device (or REST token, or answer link) it is. */
+  userId?: string;
   deviceId?: string;
   deviceName?: string;
 }
@@ -26,6 +28,7 @@ export interface OpsRef {
 
 function deviceFields(device: DeviceRef): Partial<ResolvedBy> {
   const fields: Partial<ResolvedBy> = {};
+  if (device.userId) fields.userId = device.userId;
   if (device.deviceId) fields.deviceId = device.deviceId;
   if (device.deviceName) fields.deviceName = device.deviceName;
   return fields;

@@ -145,7 +145,7 @@ export async function listTasks(ctx: CallContext, cursor: string | undefined): P
   const userId = ctx.claims.sub;
   try {
     const page = await ctx.tasks.list(userId, cursor === undefined ? {} : { cursor });
-    const inquiries = await Promise.all(page.tasks.map((t) => ctx.service.find(t.inquiryId, userId)));
+    const inquiries = await Promise.all(page.tasks.map((t) => ctx.service.findAsked(t.inquiryId, userId)));
     const tasks = page.tasks.flatMap((record, i) => {
       const inquiry = inquiries[i];
       return inquiry ? [taskOf(record, inquiry)] : [];
@@ -163,7 +163,7 @@ async function findTask(ctx: CallContext, taskId: string): Promise<{ record: Tas
   if (!TASK_ID.test(taskId)) throw notFound(taskId);
   try {
     const record = await ctx.tasks.get(taskId, userId);
-    const inquiry = record && (await ctx.service.find(record.inquiryId, userId));
+    const inquiry = record && (await ctx.service.findAsked(record.inquiryId, userId));
     if (record && inquiry) return { record, inquiry };
   } catch (error) {
     throw toMcpError(error);

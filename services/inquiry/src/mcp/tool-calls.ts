@@ -151,7 +151,7 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
   const input = parseArgs(GetInquiryInputSchema, args);
   const userId = ctx.claims.sub;
   const inquiry = input.inquiryId
-    ? await ctx.service.find(input.inquiryId, userId)
+    ? await ctx.service.findAsked(input.inquiryId, userId)
     : await ctx.service.findByKey(userId, input.idempotencyKey ?? '');
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
   if (inquiry?.status !== 'pending' || waitMs === 0)

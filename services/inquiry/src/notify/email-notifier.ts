@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LinkTokens } from '@hitl/auth';
-import type { Inquiry } from '@hitl/protocol';
+import { audienceOf, type Inquiry } from '@hitl/protocol';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Clock, InquiryEvents } from '../core/ports.js';
@@ -33,30 +33,39 @@ export class EmailNotifier implements InquiryEvents {
 
   constructor(private readonly deps: EmailNotifierDeps) {}
 
+  /** Mails every user the inquiry is addressed to who wants mail, each with a link of their own. */
   created(inquiry: Inquiry): void {
-    const user = this.deps.directory.user(inquiry.userId);
+    for (const userId of audienceOf(inquiry)) this.mailOne(inquiry, userId);
+  }
+
+  resolved(inquiry: Inquiry): void {
+    for (const userId of audienceOf(inquiry)) {
+      const key = delayKey(inquiry, userId);
+      const timer = this.delayed.get(key);
+      if (timer === undefined) continue;
+      this.deps.clock.clearTimeout(timer);
+      this.delayed.delete(key);
+    }
+  }
+
+  private mailOne(inquiry: Inquiry, userId: string): void {
+    const user = this.deps.directory.user(userId);
     if (!user?.email || !user.notify?.includes('email')) return;
     const { email } = user;
     const delay = user.emailAfterMs ?? 0;
     if (delay <= 0) {
-      void this.send(inquiry, email);
+      void this.send(inquiry, userId, email);
       return;
     }
     const deadline = inquiry.deadlines.answerBy ?? inquiry.deadlines.serviceAt;
     if (inquiry.createdAt + delay >= deadline) return;
+    const key = delayKey(inquiry, userId);
     const timer = this.deps.clock.setTimeout(() => {
-      this.delayed.delete(inquiry.inquiryId);
-      void this.sendIfPending(inquiry, email);
+      this.delayed.delete(key);
+      void this.sendIfPending(inquiry, userId, email);
     }, delay);
     (timer as { unref?: () => void }).unref?.();
-    this.delayed.set(inquiry.inquiryId, timer);
-  }
-
-  resolved(inquiry: Inquiry): void {
-    const timer = this.delayed.get(inquiry.inquiryId);
-    if (timer === undefined) return;
-    this.deps.clock.clearTimeout(timer);
-    this.delayed.delete(inquiry.inquiryId);
+    this.delayed.set(key, timer);
   }
 
   stop(): void {
@@ -65,21 +74,21 @@ export class EmailNotifier implements InquiryEvents {
     this.deps.transport.close();
   }
 
-  private async sendIfPending(inquiry: Inquiry, to: string): Promise<void> {
+  private async sendIfPending(inquiry: Inquiry, userId: string, to: string): Promise<void> {
     try {
-      if (await this.deps.stillPending(inquiry.inquiryId)) await this.send(inquiry, to);
+      if (await this.deps.stillPending(inquiry.inquiryId)) await this.send(inquiry, userId, to);
     } catch (error) {
       this.logOf(inquiry).warn({ err: (error as Error).message }, 'delayed mail not sent');
     }
   }
 
-  private async send(inquiry: Inquiry, to: string): Promise<void> {
+  private async send(inquiry: Inquiry, userId: string, to: string): Promise<void> {
     const { links, publicUrl, transport, from, clock } = this.deps;
     const at = clock.now();
     let attempt: { at: number; status?: number; error?: string };
     try {
       const token = await links.sign({
-        userId: inquiry.userId,
+        userId,
         inquiryId: inquiry.inquiryId,
         channel: 'email',
         expiresAt: inquiry.deadlines.answerBy ?? inquiry.deadlines.serviceAt,
@@ -101,7 +110,7 @@ export class EmailNotifier implements InquiryEvents {
         event: 'inquiry.created',
         url: `mailto:${to}`,
         inquiryId: inquiry.inquiryId,
-        userId: inquiry.userId,
+        userId,
         createdAt: at,
         status: attempt.error ? 'failed' : 'delivered',
         attempts: [attempt],
@@ -112,4 +121,8 @@ export class EmailNotifier implements InquiryEvents {
   private logOf(inquiry: Inquiry): Logger {
     return this.deps.logger.child({ inquiryId: inquiry.inquiryId, userId: inquiry.userId });
   }
+}
+
+function delayKey(inquiry: Inquiry, userId: string): string {
+  return `${inquiry.inquiryId}\u0000${userId}`;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Inquiry } from '@hitl/protocol';
+import { audienceOf, type Inquiry } from '@hitl/protocol';
 import type { PushSubscriptionRecord, PushSubscriptionStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import type { Clock, InquiryEvents } from '../core/ports.js';
@@ -123,7 +123,11 @@ export class PushNotifier implements InquiryEvents {
   private async fanOut(inquiry: Inquiry, type: PushType): Promise<void> {
     let subscriptions: PushSubscriptionRecord[];
     try {
-      subscriptions = await this.deps.subscriptions.list(inquiry.userId);
+      // Every user the inquiry is addressed to (the asker's user alone when it names no audience).
+      const lists = await Promise.all(
+        audienceOf(inquiry).map((userId) => this.deps.subscriptions.list(userId)),
+      );
+      subscriptions = lists.flat();
     } catch (error) {
       this.log(inquiry).warn({ err: error, type }, 'push: could not read subscriptions');
       return;
@@ -153,7 +157,7 @@ export class PushNotifier implements InquiryEvents {
           event: type === 'inquiry' ? 'inquiry.created' : 'inquiry.resolved',
           url: originOf(subscription.endpoint),
           inquiryId: inquiry.inquiryId,
-          userId: inquiry.userId,
+          userId: subscription.userId,
           createdAt: this.deps.clock.now(),
           status: 'pending',
           attempts: [],

@@ -1,7 +1,13 @@
 import type { Server as HttpServer } from 'node:http';
 import type { TokenService } from '@hitl/auth';
 import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
-import { type Inquiry, SOCKET_MAX_BUFFER_BYTES, SOCKET_PATH, toDeviceInquiry } from '@hitl/protocol';
+import {
+  audienceOf,
+  type Inquiry,
+  SOCKET_MAX_BUFFER_BYTES,
+  SOCKET_PATH,
+  toDeviceInquiry,
+} from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
@@ -89,8 +95,8 @@ export function createDeviceGateway(
     handleDeviceEvents(socket, deps);
   });
 
-  /** The inquiry's user's devices and every ops console (a socket in both rooms gets it once). */
-  const watchers = (inquiry: Inquiry) => io.to(userRoom(inquiry.userId)).to(OPS_ROOM);
+  /** Every audience member's devices and every ops console (one emit: a socket in several rooms gets it once). */
+  const watchers = (inquiry: Inquiry) => io.to([...audienceRooms(inquiry), OPS_ROOM]);
   const events: InquiryEvents = {
     created: (inquiry: Inquiry) =>
       watchers(inquiry).emit('inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
@@ -108,4 +114,9 @@ export function createDeviceGateway(
     },
   };
   return { io, events };
+}
+
+/** The rooms of every user an inquiry is addressed to (one emit: a socket in several gets it once). */
+function audienceRooms(inquiry: Inquiry): string[] {
+  return audienceOf(inquiry).map(userRoom);
 }
