@@ -87,7 +87,7 @@ describe('audit records', () => {
     expect(record).toMatchObject({
       at: 4000,
       elapsedMs: 3000,
-      latencyMs: 0,
+      latencyMs: 3000,
       outcome: 'answered',
       trigger: 'human',
     });
