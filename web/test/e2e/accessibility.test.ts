@@ -1,34 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe';
-import { agent, DESKTOP, launchChromium, openApp, openContext, PHONE, startWebNode, token } from './harness';
+import { agent, DESKTOP, openApp, openContext, PHONE, token, useWebNode } from './harness';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 
 describe('axe-core finds no serious or critical violations (headless Chromium)', () => {
   let node: RunningNode;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    node = await startWebNode({
+  const { keep } = useWebNode(
+    {
       HITL_DEVICE_TIMEOUT_MS: '30000',
       HITL_SERVICE_TIMEOUT_MS: '40000',
       HITL_CLIENT_TIMEOUT_MS: '60000',
-    });
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await node?.close();
-  });
+    },
+    (started) => {
+      ({ node, browser } = started);
+    },
+  );
   const context = async (options: object) => {
     const c = await openContext(browser, node, options);
-    contexts.push(c);
+    keep(c);
     return c;
   };
 

@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
-  launchChromium,
   type OpenPage,
   openApp,
   openContext,
   overflowX,
   PHONE,
   screenshot,
-  startWebNode,
   structured,
   token,
+  useWebNode,
 } from './harness';
 
 /** DESIGN §6.1 on the device page: a question that may wait days counts down to `answerBy`. */
@@ -30,25 +29,19 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 describe('an answer window on the device page (headless Chromium, real node)', () => {
   let node: RunningNode;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    node = await startWebNode({
+  const { keep } = useWebNode(
+    {
       HITL_DEVICE_TIMEOUT_MS: '15000',
       HITL_SERVICE_TIMEOUT_MS: '25000',
       HITL_CLIENT_TIMEOUT_MS: '40000',
-    });
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await node?.close();
-  });
+    },
+    (started) => {
+      ({ node, browser } = started);
+    },
+  );
   const openDevice = async (user: string, name: string, options: object): Promise<OpenPage> => {
     const context = await openContext(browser, node, { ...options, ...HERE });
-    contexts.push(context);
+    keep(context);
     const opened = await openApp(context, node, `token=${await token(node, user, 'device')}&device=${name}`);
     await connected(opened.page);
     return opened;

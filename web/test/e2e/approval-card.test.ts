@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
-  launchChromium,
   openApp,
   openContext,
   overflowX,
   PHONE,
   screenshot,
-  startWebNode,
   structured,
   token,
+  useWebNode,
 } from './harness';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
@@ -21,22 +20,16 @@ const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 describe('an approval card says who asked and why, in headless Chromium', () => {
   let node: RunningNode;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    node = await startWebNode({
+  const { keep } = useWebNode(
+    {
       HITL_DEVICE_TIMEOUT_MS: '30000',
       HITL_SERVICE_TIMEOUT_MS: '40000',
       HITL_CLIENT_TIMEOUT_MS: '60000',
-    });
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await node?.close();
-  });
+    },
+    (started) => {
+      ({ node, browser } = started);
+    },
+  );
 
   for (const [label, options] of [
     ['desktop', DESKTOP],
@@ -45,7 +38,7 @@ describe('an approval card says who asked and why, in headless Chromium', () => 
     it(`names the agent, shows the reason up front, folds long arguments, offers Approve / Reject only (${label})`, async () => {
       const user = newUser();
       const context = await openContext(browser, node, options);
-      contexts.push(context);
+      keep(context);
       const { page, problems } = await openApp(context, node, `token=${await token(node, user, 'device')}`);
       await page.locator('[data-status="connected"]').waitFor();
       const mcp = await agent(node, user);

@@ -6,6 +6,7 @@ import type { InquiryResult, Role } from '@hitl/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const WEB_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots', import.meta.url));
@@ -140,3 +141,34 @@ export const structured = (result: unknown) =>
 /** Horizontal overflow of the page, in px (0 when it fits its viewport). */
 export const overflowX = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/**
+ * The usual set-up of a browser test file: one node (tiers from `env`) and one Chromium for the
+ * describe block, every context handed to `keep` closed after each test. `started` hands the node and
+ * browser over once they run.
+ */
+export function useWebNode(
+  env: Record<string, string>,
+  started: (parts: { node: RunningNode; browser: Browser }) => void,
+): { keep(context: BrowserContext): BrowserContext } {
+  const contexts: BrowserContext[] = [];
+  let parts: { node: RunningNode; browser: Browser } | undefined;
+  beforeAll(async () => {
+    const node = await startWebNode(env);
+    parts = { node, browser: await launchChromium() };
+    started(parts);
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await parts?.browser.close();
+    await parts?.node.close();
+  });
+  return {
+    keep(context) {
+      contexts.push(context);
+      return context;
+    },
+  };
+}

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
-  launchChromium,
   openApp,
   openContext,
   overflowX,
   PHONE,
   screenshot,
-  startWebNode,
   structured,
   token,
+  useWebNode,
 } from './harness';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
@@ -44,26 +43,20 @@ async function pendingId(node: RunningNode, user: string, question: string): Pro
 describe('live ops console in headless Chromium', () => {
   let node: RunningNode;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    node = await startWebNode({
+  const { keep } = useWebNode(
+    {
       HITL_DEVICE_TIMEOUT_MS: '30000',
       HITL_SERVICE_TIMEOUT_MS: '40000',
       HITL_CLIENT_TIMEOUT_MS: '60000',
-    });
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await node?.close();
-  });
+    },
+    (started) => {
+      ({ node, browser } = started);
+    },
+  );
 
   const openOps = async (options: object) => {
     const context = await openContext(browser, node, options);
-    contexts.push(context);
+    keep(context);
     const opened = await openApp(context, node, `token=${await token(node, 'oncall', 'ops', 'On call')}`);
     await opened.page.getByRole('status').filter({ hasText: 'live' }).waitFor();
     return { context, ...opened };
@@ -170,7 +163,7 @@ describe('live ops console in headless Chromium', () => {
   it('an ops cancel closes the device’s card and returns cancelled to the agent', async () => {
     const user = newUser();
     const deviceContext = await openContext(browser, node, PHONE);
-    contexts.push(deviceContext);
+    keep(deviceContext);
     const device = await openApp(
       deviceContext,
       node,

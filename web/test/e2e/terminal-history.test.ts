@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
-  launchChromium,
   openApp,
   openContext,
   overflowX,
   PHONE,
   screenshot,
-  startWebNode,
   structured,
   token,
+  useWebNode,
 } from './harness';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
@@ -22,22 +21,16 @@ const card = (page: Page, text: string) => page.locator('article', { hasText: te
 describe('the device history in headless Chromium', () => {
   let node: RunningNode;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    node = await startWebNode({
+  const { keep } = useWebNode(
+    {
       HITL_DEVICE_TIMEOUT_MS: '30000',
       HITL_SERVICE_TIMEOUT_MS: '40000',
       HITL_CLIENT_TIMEOUT_MS: '60000',
-    });
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await node?.close();
-  });
+    },
+    (started) => {
+      ({ node, browser } = started);
+    },
+  );
 
   for (const [label, options] of [
     ['desktop', DESKTOP],
@@ -46,7 +39,7 @@ describe('the device history in headless Chromium', () => {
     it(`lists both answers with what, where and when; the closing card says what was answered (${label})`, async () => {
       const user = newUser();
       const context = await openContext(browser, node, options);
-      contexts.push(context);
+      keep(context);
       const { page, problems } = await openApp(
         context,
         node,
