@@ -4,9 +4,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { InquiryResult } from '@hitl/protocol';
+import type { Delivery, InquiryResult } from '@hitl/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookDelivery } from '../src/notify/delivery-log.js';
 import { isPrivateAddress } from '../src/notify/webhook-target.js';
 import { STORE_KINDS, startTestNode, type TestNode } from './harness.js';
 
@@ -167,7 +166,7 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
         (await (
           await t.rest(`/api/webhooks/deliveries?inquiryId=${body.data.inquiry.inquiryId}`, { token: ops })
         ).json()) as {
-          items: WebhookDelivery[];
+          items: Delivery[];
         }
       ).items;
     let items = await list();

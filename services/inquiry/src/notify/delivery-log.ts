@@ -3,18 +3,15 @@ import type { SqliteDatabase } from '@hitl/store';
 import { migrate } from '@hitl/store';
 import type { Redis } from 'ioredis';
 
-/** A delivery as the log keeps it (the shape is `DeliverySchema` in @hitl/protocol). */
-export type WebhookDelivery = Delivery;
-
 export interface DeliveryPage {
-  items: WebhookDelivery[];
+  items: Delivery[];
   nextCursor: string | null;
 }
 
 /** Where deliveries are kept for ops: the node's store kind (memory, the SQLite file, or Redis). */
 export interface DeliveryLog {
   /** Writes the delivery as it is now (insert or replace by id). */
-  save(delivery: WebhookDelivery): Promise<void>;
+  save(delivery: Delivery): Promise<void>;
   /** Newest first; `cursor` is the `nextCursor` of the page before. */
   list(query: DeliveryQuery): Promise<DeliveryPage>;
 }
@@ -27,31 +24,31 @@ export interface DeliveryQuery {
 }
 
 /** Whether a delivery passes the query's filters (the cursor aside). */
-function matches(d: WebhookDelivery, query: DeliveryQuery): boolean {
+function matches(d: Delivery, query: DeliveryQuery): boolean {
   return (
     (!query.inquiryId || d.inquiryId === query.inquiryId) && (!query.channel || d.channel === query.channel)
   );
 }
 
 /** Cursors are `<createdAt>:<id>`: stable while new deliveries arrive. */
-const cursorOf = (d: WebhookDelivery) => `${d.createdAt}:${d.id}`;
-const before = (d: WebhookDelivery, cursor: string | undefined) => !cursor || cursorOf(d) < cursor;
+const cursorOf = (d: Delivery) => `${d.createdAt}:${d.id}`;
+const before = (d: Delivery, cursor: string | undefined) => !cursor || cursorOf(d) < cursor;
 
-function page(sorted: WebhookDelivery[], limit: number): DeliveryPage {
+function page(sorted: Delivery[], limit: number): DeliveryPage {
   const items = sorted.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: sorted.length > limit && last ? cursorOf(last) : null };
 }
 
-const newestFirst = (a: WebhookDelivery, b: WebhookDelivery) => (cursorOf(a) < cursorOf(b) ? 1 : -1);
+const newestFirst = (a: Delivery, b: Delivery) => (cursorOf(a) < cursorOf(b) ? 1 : -1);
 
 /** The volatile log: the newest `max` deliveries of this process. */
 export class MemoryDeliveryLog implements DeliveryLog {
-  private readonly byId = new Map<string, WebhookDelivery>();
+  private readonly byId = new Map<string, Delivery>();
 
   constructor(private readonly max = 10_000) {}
 
-  async save(delivery: WebhookDelivery): Promise<void> {
+  async save(delivery: Delivery): Promise<void> {
     this.byId.delete(delivery.id);
     this.byId.set(delivery.id, structuredClone(delivery));
     while (this.byId.size > this.max) {
@@ -87,7 +84,7 @@ export class SqliteDeliveryLog implements DeliveryLog {
     migrate(db, 'webhook_deliveries', 1, SCHEMA);
   }
 
-  async save(delivery: WebhookDelivery): Promise<void> {
+  async save(delivery: Delivery): Promise<void> {
     this.db
       .prepare(
         'INSERT OR REPLACE INTO webhook_deliveries (id, sort_key, inquiry_id, channel, body) VALUES (?, ?, ?, ?, ?)',
@@ -119,7 +116,7 @@ export class SqliteDeliveryLog implements DeliveryLog {
       )
       .all(...args, query.limit + 1) as { body: string }[];
     return page(
-      rows.map((r) => JSON.parse(r.body) as WebhookDelivery),
+      rows.map((r) => JSON.parse(r.body) as Delivery),
       query.limit,
     );
   }
@@ -141,7 +138,7 @@ export class RedisDeliveryLog implements DeliveryLog {
     return `${this.prefix}webhook:delivery:${id}`;
   }
 
-  async save(delivery: WebhookDelivery): Promise<void> {
+  async save(delivery: Delivery): Promise<void> {
     await this.redis
       .multi()
       .set(this.key(delivery.id), JSON.stringify(delivery), 'PX', this.retentionMs)
@@ -151,7 +148,7 @@ export class RedisDeliveryLog implements DeliveryLog {
   }
 
   async list(query: DeliveryQuery): Promise<DeliveryPage> {
-    const items: WebhookDelivery[] = [];
+    const items: Delivery[] = [];
     let max: string = query.cursor?.split(':')[0] ?? '+inf';
     // Reads in batches until the page is full (the inquiry filter may skip many).
     for (let round = 0; round < 20 && items.length <= query.limit; round++) {
@@ -160,7 +157,7 @@ export class RedisDeliveryLog implements DeliveryLog {
       const bodies = await this.redis.mget(ids.map((id) => this.key(id)));
       for (const body of bodies) {
         if (!body) continue;
-        const delivery = JSON.parse(body) as WebhookDelivery;
+        const delivery = JSON.parse(body) as Delivery;
         if (before(delivery, query.cursor) && matches(delivery, query)) {
           if (!items.some((d) => d.id === delivery.id)) items.push(delivery);
         }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { LinkTokens } from '@hitl/auth';
-import type { Inquiry, Webhook, WebhookEvent } from '@hitl/protocol';
+import type { Delivery, Inquiry, Webhook, WebhookEvent } from '@hitl/protocol';
 import type { Logger } from 'pino';
 import { Webhook as Signer } from 'standardwebhooks';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { DirectoryHolder } from '../directory/directory.js';
-import type { DeliveryLog, WebhookDelivery } from './delivery-log.js';
+import type { DeliveryLog } from './delivery-log.js';
 import { postWebhook } from './webhook-post.js';
 
 export interface WebhookDispatcherDeps {
@@ -69,7 +69,7 @@ export class WebhookDispatcher implements InquiryEvents {
       const timestamp = new Date(this.deps.clock.now());
       const body = JSON.stringify({ type: event, timestamp: timestamp.toISOString(), data });
       for (const hook of hooks) {
-        const delivery: WebhookDelivery = {
+        const delivery: Delivery = {
           id: `msg_${randomBytes(16).toString('base64url')}`,
           channel: 'webhook',
           event,
@@ -101,7 +101,7 @@ export class WebhookDispatcher implements InquiryEvents {
     return `${this.deps.publicUrl().replace(/\/+$/, '')}/a/${token}`;
   }
 
-  private async attempt(delivery: WebhookDelivery, hook: Webhook, body: string): Promise<void> {
+  private async attempt(delivery: Delivery, hook: Webhook, body: string): Promise<void> {
     if (this.stopped) return;
     const { clock, logger } = this.deps;
     // Each attempt is signed afresh: the timestamp is the attempt's, the id the delivery's.

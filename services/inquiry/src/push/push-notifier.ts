@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { audienceOf, type Inquiry } from '@hitl/protocol';
+import { audienceOf, type Delivery, type Inquiry } from '@hitl/protocol';
 import type { PushSubscriptionRecord, PushSubscriptionStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import type { Clock, InquiryEvents } from '../core/ports.js';
-import type { DeliveryLog, WebhookDelivery } from '../notify/delivery-log.js';
+import type { DeliveryLog } from '../notify/delivery-log.js';
 import { endpointProblem } from './push-endpoint.js';
 import { inquiryPush, inquiryTtl, pushTopic, resolvedPush, resolvedTtl } from './push-payload.js';
 import { type PushMessage, type PushOutcome, sendPush } from './send-push.js';
@@ -58,7 +58,7 @@ interface Task {
   /** The inquiry was resolved meanwhile: an `inquiry` push not yet sent is not sent any more. */
   superseded?: boolean;
   /** The ops record of this push: one per push, its attempts appended. */
-  delivery: WebhookDelivery;
+  delivery: Delivery;
 }
 
 /** Inquiry ids this node resolved lately: an `inquiry` push that is only now being queued is skipped. */
@@ -224,11 +224,7 @@ export class PushNotifier implements InquiryEvents {
   }
 
   /** Appends the attempt to the push's ops record and saves it (never awaited by the sender). */
-  private record(
-    task: Task,
-    status: WebhookDelivery['status'],
-    attempt: { status?: number; error?: string },
-  ): void {
+  private record(task: Task, status: Delivery['status'], attempt: { status?: number; error?: string }): void {
     const { deliveries, clock } = this.deps;
     if (!deliveries) return;
     task.delivery.status = status;
