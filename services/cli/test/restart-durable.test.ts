@@ -154,16 +154,25 @@ describe('the embedded SQLite store across kill -9 (real processes, one state di
       for (let i = 0; i < count; i++) ids.push((await phone.nextNew()).inquiryId);
       const acked = new Map<string, string>();
       let killed: Promise<number | string> | undefined;
-      // Bursts of 10 answers every 10 ms, none waiting for its ack; the plug is pulled right after the
-      // 100th is sent, with answers in flight and more on their way.
+      let firstAck!: () => void;
+      const someAcked = new Promise<void>((resolve) => {
+        firstAck = resolve;
+      });
+      // Bursts of 10 answers every 10 ms, none waiting for its ack; the plug is pulled once the 100th is
+      // sent and at least one ack came back (on a loaded machine the first acks can trail the sends), with
+      // answers in flight and more on their way.
       const answers: Promise<void>[] = [];
       for (const [i, inquiryId] of ids.entries()) {
         if (i % 10 === 0) await sleep(10);
-        if (i === 100) killed = first.kill('SIGKILL');
+        if (i === 100) {
+          await Promise.race([someAcked, sleep(15_000)]);
+          killed = first.kill('SIGKILL');
+        }
         answers.push(
           phone.emit<{ ok: boolean }>('inquiry:answer', { inquiryId, response: `a${i}` }).then(
             (ack) => {
               if (ack.ok) acked.set(inquiryId, `a${i}`);
+              firstAck();
             },
             () => {}, // no ack: the node died first; this answer may or may not have landed
           ),
