@@ -8,6 +8,8 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'already_resolved',
+  /** A quorum approval's voter voted already (DESIGN §6.5). */
+  'already_voted',
   'too_early',
   'payload_too_large',
   'rate_limited',

@@ -7,11 +7,13 @@ import {
   ConfidenceSchema,
   ContextSchema,
   DeadlinesSchema,
+  EscalationSchema,
   FormatSchema,
   InquiryKindSchema,
   type InquiryStatus,
   type ResolvedBy,
   ResponseSchema,
+  VoteSchema,
 } from './inquiry.js';
 import { LIMITS } from './limits.js';
 
@@ -30,6 +32,14 @@ export const DeviceInquirySchema = z.object({
   confidence: ConfidenceSchema.optional(),
   defaultAnswer: ResponseSchema.optional(),
   suggestedAnswer: ResponseSchema.optional(),
+  /** A quorum approval: approvals it needs, and the votes so far ("1 of 2 approvals"). */
+  quorum: z.number().optional(),
+  votes: z.array(VoteSchema).optional(),
+  /** Who else is asked (a team's members, a list of users), and the team's id. */
+  audience: z.array(z.string()).optional(),
+  team: z.string().optional(),
+  /** Present once the inquiry escalated: who was added, and when. */
+  escalation: EscalationSchema.optional(),
   asker: AskerSchema,
   createdAt: z.number(),
   deadlines: DeadlinesSchema,
@@ -67,7 +77,8 @@ export const DeviceInquiryRefSchema = z.object({ inquiryId: z.string().min(1).ma
 export type DeviceInquiryRef = z.infer<typeof DeviceInquiryRefSchema>;
 
 export type DeviceAck =
-  | { ok: true; status: InquiryStatus }
+  /** `pending` with `votes`: a quorum approval counted this vote and waits for more. */
+  | { ok: true; status: InquiryStatus; votes?: z.infer<typeof VoteSchema>[] }
   | {
       ok: false;
       error: { code: ErrorCode; message: string };

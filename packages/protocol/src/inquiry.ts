@@ -99,6 +99,30 @@ export const DeadlinesSchema = z.object({
 });
 export type Deadlines = z.infer<typeof DeadlinesSchema>;
 
+/** One person's vote on a quorum approval: kept, shown, returned in `structuredContent.votes`. */
+export const VoteSchema = z.object({
+  userId: z.string(),
+  deviceId: z.string().optional(),
+  deviceName: z.string().optional(),
+  vote: z.enum(['approve', 'reject']),
+  at: z.number(),
+});
+export type Vote = z.infer<typeof VoteSchema>;
+
+/**
+ * An escalation planned when the inquiry was created (the team's `escalateTo` after its
+ * `escalateAfterMs`): at `at` (epoch ms), still unanswered, `users` are added to the audience;
+ * `escalatedAt` is set once that happened.
+ */
+export const EscalationSchema = z.object({
+  at: z.number(),
+  users: z.array(z.string()).min(1).max(LIMITS.audienceUsers),
+  /** The team the users came from, when the escalation names one. */
+  team: z.string().optional(),
+  escalatedAt: z.number().optional(),
+});
+export type Escalation = z.infer<typeof EscalationSchema>;
+
 /** Who asked: the agent token's subject and name. */
 export const AskerSchema = z.object({ name: z.string().optional(), tokenSubject: z.string() });
 export type Asker = z.infer<typeof AskerSchema>;
@@ -116,6 +140,8 @@ export const InquiryContentSchema = z.object({
   critical: z.boolean(),
   confidence: ConfidenceSchema.optional(),
   fallback: FallbackSchema.optional(),
+  /** Approvals only: how many distinct people must approve (DESIGN §6.5); one reject vetoes. */
+  quorum: z.number().int().min(2).max(LIMITS.quorumMax).optional(),
 });
 export type InquiryContent = z.infer<typeof InquiryContentSchema>;
 
@@ -131,6 +157,10 @@ export const InquirySchema = InquiryContentSchema.extend({
   audience: z.array(z.string()).min(1).max(LIMITS.audienceUsers).optional(),
   /** The team the audience came from, when the asker named one. */
   team: z.string().optional(),
+  /** The escalation planned for it (a team with `escalateTo`), and when it happened. */
+  escalation: EscalationSchema.optional(),
+  /** A quorum approval's votes so far, in the order they were cast. */
+  votes: z.array(VoteSchema).max(LIMITS.audienceUsers * 2).optional(),
   asker: AskerSchema,
   idempotencyKey: z.string().optional(),
   createdAt: z.number(),
@@ -143,14 +173,32 @@ export const InquirySchema = InquiryContentSchema.extend({
 });
 export type Inquiry = z.infer<typeof InquirySchema>;
 
-/** The users an inquiry is addressed to: its audience, or else the asker's own user. */
-export function audienceOf(inquiry: Pick<Inquiry, 'userId' | 'audience'>): string[] {
-  return inquiry.audience ?? [inquiry.userId];
+/** What decides who an inquiry is addressed to. */
+export type AddressedFields = Pick<Inquiry, 'userId' | 'audience' | 'escalation'>;
+
+/**
+ * The users an inquiry is addressed to: its audience (or else the asker's own user), and once it
+ * escalated, the escalation's users too (repeats removed).
+ */
+export function audienceOf(inquiry: AddressedFields): string[] {
+  const base = inquiry.audience ?? [inquiry.userId];
+  const { escalation } = inquiry;
+  if (escalation?.escalatedAt === undefined) return base;
+  return [...new Set([...base, ...escalation.users])];
 }
 
 /** True when `userId` is one of the users the inquiry is addressed to. */
-export function isAddressedTo(inquiry: Pick<Inquiry, 'userId' | 'audience'>, userId: string): boolean {
+export function isAddressedTo(inquiry: AddressedFields, userId: string): boolean {
   return audienceOf(inquiry).includes(userId);
+}
+
+/** A quorum approval's approvals so far and how many it needs (undefined for any other inquiry). */
+export function quorumProgress(
+  inquiry: Pick<Inquiry, 'quorum' | 'votes'>,
+): { approvals: number; needed: number } | undefined {
+  if (inquiry.quorum === undefined) return undefined;
+  const approvals = (inquiry.votes ?? []).filter((vote) => vote.vote === 'approve').length;
+  return { approvals, needed: inquiry.quorum };
 }
 
 /** What ends an inquiry: written once, by whoever wins. */

@@ -26,6 +26,8 @@ export const LIMITS = {
   pageSize: 200,
   /** Users one inquiry is addressed to (an `audience`, a team's members), after removing repeats. */
   audienceUsers: 100,
+  /** Most approvals a quorum may require (DESIGN §6.5). */
+  quorumMax: 10,
   /** How deep a JSON body may nest (objects and arrays), counted from its root. */
   jsonDepth: 64,
 } as const;

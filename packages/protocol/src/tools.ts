@@ -10,6 +10,7 @@ import {
   InquiryStatusSchema,
   ResolvedBySchema,
   ResponseSchema,
+  VoteSchema,
 } from './inquiry.js';
 import { LIMITS } from './limits.js';
 import { MIN_ANSWER_WINDOW_MS, MIN_TIER_MS } from './tiers.js';
@@ -91,6 +92,16 @@ export const sendInquiryShape = {
     'Who is asked: {team: "<team id>"} or {users: ["<user id>", ...]}; absent: the person you act for. ' +
       'Anyone in the audience may answer; the first answer counts.',
   ),
+  quorum: z
+    .number()
+    .int()
+    .min(2)
+    .max(LIMITS.quorumMax)
+    .optional()
+    .describe(
+      `Approvals only: how many different people of the audience must approve (2..${LIMITS.quorumMax}); ` +
+        'one reject decides it rejected. Until then nothing is approved.',
+    ),
 };
 
 export const SendInquiryInputSchema = z.object(sendInquiryShape).superRefine((input, ctx) => {
@@ -101,6 +112,9 @@ export const SendInquiryInputSchema = z.object(sendInquiryShape).superRefine((in
     issue('kind', 'an approval is answered approve or reject; it takes no questions or options');
   }
   if (input.action && input.kind !== 'approval') issue('action', 'action is only for kind "approval"');
+  if (input.quorum !== undefined && input.kind !== 'approval') {
+    issue('quorum', 'quorum is only for kind "approval"');
+  }
   if (input.defaultAnswer !== undefined) {
     const problem = prefillProblem(
       { questions: input.questions, options: input.options, kind: input.kind ?? 'question' },
@@ -149,6 +163,10 @@ export const inquiryResultShape = {
   status: ToolStatusSchema,
   answer: ResponseSchema.optional().describe('Exactly what the person sent, when someone answered.'),
   resolvedBy: ResolvedBySchema.optional(),
+  votes: z
+    .array(VoteSchema)
+    .optional()
+    .describe('A quorum approval: every vote so far ({userId, deviceName, vote, at}), in order.'),
   elapsedMs: z.number().describe('Time since the question was asked, in ms.'),
 };
 export const InquiryResultSchema = z.object(inquiryResultShape);

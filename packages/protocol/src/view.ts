@@ -17,6 +17,10 @@ export function toDeviceInquiry(inquiry: Inquiry, serverTime: number): DeviceInq
     ...(inquiry.confidence === undefined ? {} : { confidence: inquiry.confidence }),
     defaultAnswer: inquiry.defaultAnswer,
     suggestedAnswer: inquiry.suggestedAnswer,
+    ...(inquiry.quorum === undefined ? {} : { quorum: inquiry.quorum, votes: inquiry.votes ?? [] }),
+    ...(inquiry.audience === undefined ? {} : { audience: inquiry.audience }),
+    ...(inquiry.team === undefined ? {} : { team: inquiry.team }),
+    ...(inquiry.escalation?.escalatedAt === undefined ? {} : { escalation: inquiry.escalation }),
     asker: inquiry.asker,
     createdAt: inquiry.createdAt,
     deadlines: inquiry.deadlines,
@@ -35,5 +39,6 @@ export function toInquiryResult(inquiry: Inquiry | null, now: number): InquiryRe
   };
   if (inquiry.answer !== undefined) result.answer = inquiry.answer;
   if (inquiry.resolvedBy) result.resolvedBy = inquiry.resolvedBy;
+  if (inquiry.quorum !== undefined) result.votes = inquiry.votes ?? [];
   return result;
 }

@@ -44,6 +44,7 @@ export type {
   NewInquiry,
   ResolvedListener,
   ResolveResult,
+  VoteResult,
   WaitOptions,
 } from './store.js';
 export { MemoryTaskStore } from './tasks/memory-tasks.js';

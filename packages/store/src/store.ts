@@ -1,4 +1,4 @@
-import type { Inquiry, Page, Resolution } from '@hitl/protocol';
+import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
 
 /** What a caller hands the store to create an inquiry (the store fills status). */
 export type NewInquiry = Omit<Inquiry, 'status' | 'answer' | 'resolvedBy' | 'resolvedAt'>;
@@ -21,6 +21,17 @@ export type ResolveResult =
   /** This call ended the inquiry. */
   | { kind: 'won'; inquiry: Inquiry }
   /** Someone else ended it first; `inquiry` carries their resolution. */
+  | { kind: 'lost'; inquiry: Inquiry }
+  | { kind: 'not_found' };
+
+export type VoteResult =
+  /** The vote is kept; the quorum approval is still pending. */
+  | { kind: 'counted'; inquiry: Inquiry }
+  /** This vote decided it (a reject, or the approval that made the quorum). */
+  | { kind: 'won'; inquiry: Inquiry }
+  /** This user had voted already; nothing changed. */
+  | { kind: 'already_voted'; inquiry: Inquiry }
+  /** It had already ended; `inquiry` carries that resolution. */
   | { kind: 'lost'; inquiry: Inquiry }
   | { kind: 'not_found' };
 
@@ -62,6 +73,20 @@ export interface InquiryStore {
   countAllPending(): Promise<number>;
   /** Ends a pending inquiry; exactly one of any number of concurrent calls wins. */
   resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult>;
+  /**
+   * Casts `vote` on a pending quorum approval, in one atomic step across nodes: a user votes once; a
+   * reject, or the approval that brings the approvals to `inquiry.quorum`, ends it with `decides`
+   * (its votes kept on the resolved inquiry). Any other vote is only kept.
+   */
+  vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult>;
+  /**
+   * Adds the planned escalation's users to a pending inquiry (sets `escalation.escalatedAt = at`);
+   * returns the escalated inquiry when this call did it, `null` when it had ended, had no escalation
+   * planned, or was escalated already.
+   */
+  escalate(inquiryId: string, at: number): Promise<Inquiry | null>;
+  /** Ids of pending inquiries whose planned escalation is due at or before `now` and not done, oldest first. */
+  listDueEscalations(now: number, limit: number): Promise<string[]>;
   /** Attaches a suggested answer to a pending inquiry; false when it is no longer pending. */
   suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean>;
   /**

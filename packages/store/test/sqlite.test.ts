@@ -69,7 +69,7 @@ describe('SqliteInquiryStore', () => {
     // What a version-1 build left behind: the inquiries table alone, at version 1.
     const raw = openStateDatabase(path);
     raw.db.exec(
-      `DROP TABLE inquiry_audience; UPDATE schema_versions SET version = 1 WHERE component = 'inquiries'`,
+      `DROP TABLE inquiry_audience; DROP TABLE inquiry_escalations; UPDATE schema_versions SET version = 1 WHERE component = 'inquiries'`,
     );
     raw.close();
 
@@ -89,7 +89,7 @@ describe('SqliteInquiryStore', () => {
     const third = openStateDatabase(path);
     try {
       const row = third.db.prepare("SELECT version FROM schema_versions WHERE component = 'inquiries'").get();
-      expect(row).toMatchObject({ version: 2 });
+      expect(row).toMatchObject({ version: 3 });
     } finally {
       third.close();
     }

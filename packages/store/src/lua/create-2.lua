@@ -14,14 +14,16 @@
 
   Output:
     {1}                                          created (by this call, even if re-sent)
-    {0, inquiry, status, resolution, suggested}  it already existed: its stored fields; nothing written
+    {0, inquiry, status, resolution, suggested, votes, escalatedAt}
+                                                 it already existed: its stored fields; nothing written
 ]]
 if redis.call('EXISTS', KEYS[1]) == 1 then
-  local f = redis.call('HMGET', KEYS[1], 'inquiry', 'status', 'resolution', 'suggested', 'createOp')
-  if f[5] == ARGV[5] then
+  local f = redis.call('HMGET', KEYS[1], 'inquiry', 'status', 'resolution', 'suggested', 'votes', 'escalatedAt',
+    'createOp')
+  if f[7] == ARGV[5] then
     return {1}
   end
-  return {0, f[1], f[2], f[3], f[4]}
+  return {0, f[1], f[2], f[3], f[4], f[5], f[6]}
 end
 
 redis.call('HSET', KEYS[1], 'inquiry', ARGV[1], 'status', 'pending', 'createOp', ARGV[5])

@@ -61,22 +61,19 @@ export class MemoryRows {
     if (inquiry.idempotencyKey !== undefined) {
       this.byKey.set(indexKey(inquiry.userId, inquiry.idempotencyKey), inquiry.inquiryId);
     }
-    for (const userId of involved(inquiry)) {
-      let pending = this.pendingByUser.get(userId);
-      if (!pending) {
-        pending = new Set();
-        this.pendingByUser.set(userId, pending);
-      }
-      pending.add(inquiry.inquiryId);
-    }
+    this.indexPending(inquiry);
   }
 
-  /** Stores a new state of an existing inquiry; an ended one is kept for the retention from now. */
+  /**
+   * Stores a new state of an existing inquiry (a pending one may have gained users by escalation);
+   * an ended one is kept for the retention from now.
+   */
   replace(inquiry: Inquiry): void {
     const row = this.rows.get(inquiry.inquiryId);
     if (!row) return;
     row.inquiry = inquiry;
-    if (inquiry.status !== 'pending') {
+    if (inquiry.status === 'pending') this.indexPending(inquiry);
+    else {
       row.expiresAt = this.now() + this.retentionMs;
       this.forgetPending(inquiry);
     }
@@ -96,6 +93,17 @@ export class MemoryRows {
     if (inquiry.idempotencyKey === undefined) return;
     const key = indexKey(inquiry.userId, inquiry.idempotencyKey);
     if (this.byKey.get(key) === inquiry.inquiryId) this.byKey.delete(key);
+  }
+
+  private indexPending(inquiry: Inquiry): void {
+    for (const userId of involved(inquiry)) {
+      let pending = this.pendingByUser.get(userId);
+      if (!pending) {
+        pending = new Set();
+        this.pendingByUser.set(userId, pending);
+      }
+      pending.add(inquiry.inquiryId);
+    }
   }
 
   private forgetPending(inquiry: Inquiry): void {

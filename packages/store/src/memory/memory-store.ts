@@ -1,4 +1,4 @@
-import { type Inquiry, isAddressedTo, type Page, type Resolution } from '@hitl/protocol';
+import { type Inquiry, isAddressedTo, type Page, type Resolution, type Vote } from '@hitl/protocol';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
 import { withResolution } from '../resolution.js';
@@ -10,8 +10,10 @@ import type {
   NewInquiry,
   ResolvedListener,
   ResolveResult,
+  VoteResult,
   WaitOptions,
 } from '../store.js';
+import { castVote, escalated } from '../votes.js';
 import { InFlight, Waiters, waitForResolution } from '../waiters.js';
 import { MemoryRows } from './memory-rows.js';
 
@@ -118,6 +120,40 @@ export class MemoryInquiryStore implements InquiryStore {
     this.waiters.wake({ ...resolved });
     this.listeners.emit({ ...resolved });
     return { kind: 'won', inquiry: { ...resolved } };
+  }
+
+  async vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {
+    const current = this.rows.get(inquiryId);
+    if (!current) return { kind: 'not_found' };
+    const result = castVote(current, structuredClone(vote), structuredClone(decides));
+    if (result.kind === 'counted' || result.kind === 'won') this.rows.replace(result.inquiry);
+    if (result.kind === 'won') {
+      this.waiters.wake({ ...result.inquiry });
+      this.listeners.emit({ ...result.inquiry });
+    }
+    return { ...result, inquiry: { ...result.inquiry } } as VoteResult;
+  }
+
+  async escalate(inquiryId: string, at: number): Promise<Inquiry | null> {
+    const current = this.rows.get(inquiryId);
+    const next = current && escalated(current, at);
+    if (!next) return null;
+    this.rows.replace(next);
+    return { ...next };
+  }
+
+  async listDueEscalations(now: number, limit: number): Promise<string[]> {
+    return this.rows
+      .all()
+      .filter(
+        ({ status, escalation }) =>
+          status === 'pending' && escalation && escalation.escalatedAt === undefined && escalation.at <= now,
+      )
+      .sort(
+        (a, b) => (a.escalation?.at ?? 0) - (b.escalation?.at ?? 0) || (a.inquiryId < b.inquiryId ? -1 : 1),
+      )
+      .slice(0, limit)
+      .map((inquiry) => inquiry.inquiryId);
   }
 
   async suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean> {

@@ -1,9 +1,12 @@
-import type { Inquiry, InquiryStatus, Resolution } from '@hitl/protocol';
+import type { Inquiry, InquiryStatus, Resolution, Vote } from '@hitl/protocol';
 import { pickResolution } from '../resolution.js';
 import type { NewInquiry } from '../store.js';
 
-/** The inquiry hash's fields, in the order every read (HMGET and the scripts) returns them. */
-export const HASH_FIELDS = ['inquiry', 'status', 'resolution', 'suggested'] as const;
+/**
+ * The inquiry hash's fields, in the order every read (HMGET and the scripts) returns them: the
+ * immutable inquiry, then what changes while it is pending (a quorum's votes, the escalation time).
+ */
+export const HASH_FIELDS = ['inquiry', 'status', 'resolution', 'suggested', 'votes', 'escalatedAt'] as const;
 
 /** How a new inquiry is written: the immutable part and the (mutable) suggested answer. */
 export interface EncodedInquiry {
@@ -26,26 +29,35 @@ export function encodeResolution(resolution: Resolution): string {
 
 /** An inquiry from its hash fields (as in {@link HASH_FIELDS}); null when the hash is missing. */
 export function decodeFields(fields: readonly (string | null)[]): Inquiry | null {
-  const [inquiry, status, resolution, suggested] = fields;
+  const [inquiry, status, resolution, suggested, votes, escalatedAt] = fields;
   if (!inquiry || !status) return null;
   return assemble(
     JSON.parse(inquiry),
     status as InquiryStatus,
     resolution ? JSON.parse(resolution) : null,
     suggested ? JSON.parse(suggested) : undefined,
+    {
+      votes: votes ? JSON.parse(votes) : undefined,
+      escalatedAt: escalatedAt ? Number(escalatedAt) : undefined,
+    },
   );
 }
 
 /** The resolved inquiry a resolve-2.lua message carries; null for a message this store did not send. */
 export function decodeMessage(message: string): Inquiry | null {
   try {
-    const { inquiry, resolution, suggested } = JSON.parse(message) as {
+    const { inquiry, resolution, suggested, votes, escalatedAt } = JSON.parse(message) as {
       inquiry?: Inquiry;
       resolution?: Resolution;
       suggested?: Inquiry['suggestedAnswer'] | null;
+      votes?: Vote[] | null;
+      escalatedAt?: number | null;
     };
     if (!inquiry?.inquiryId || !resolution?.status) return null;
-    return assemble(inquiry, resolution.status, resolution, suggested ?? undefined);
+    return assemble(inquiry, resolution.status, resolution, suggested ?? undefined, {
+      votes: votes ?? undefined,
+      escalatedAt: escalatedAt ?? undefined,
+    });
   } catch {
     return null;
   }
@@ -56,8 +68,13 @@ function assemble(
   status: InquiryStatus,
   resolution: Resolution | null,
   suggestedAnswer: Inquiry['suggestedAnswer'],
+  progress: { votes?: Vote[]; escalatedAt?: number },
 ): Inquiry {
   const inquiry: Inquiry = { ...created, status };
   if (suggestedAnswer !== undefined) inquiry.suggestedAnswer = suggestedAnswer;
+  if (progress.votes !== undefined) inquiry.votes = progress.votes;
+  if (progress.escalatedAt !== undefined && inquiry.escalation) {
+    inquiry.escalation = { ...inquiry.escalation, escalatedAt: progress.escalatedAt };
+  }
   return resolution ? { ...inquiry, ...pickResolution(resolution) } : inquiry;
 }

@@ -10,4 +10,8 @@ export enum ScriptCode {
   NotPending = -2,
   /** The user holds the maximum number of pending inquiries. */
   OverLimit = -3,
+  /** A quorum approval's voter voted already. */
+  AlreadyVoted = -4,
+  /** A vote was kept; the inquiry is still pending. */
+  Counted = 2,
 }

@@ -8,7 +8,9 @@
 export interface StoreKeys {
   /**
    * Hash: `inquiry` (immutable JSON as created), `status`, `resolution` (JSON), `suggested` (JSON),
-   * and the tokens of the calls that created and resolved it (`createOp`, `resolveOp`).
+   * a quorum approval's `votes` (JSON array), `approvals` (count) and `voter:<userId>` (one per vote),
+   * `escalatedAt` (epoch ms), and the tokens of the calls that created, resolved and escalated it
+   * (`createOp`, `resolveOp`, `escalateOp`).
    */
   inquiry(inquiryId: string): string;
   /** Stream of the inquiry's events (`created`, `resolved`). */
@@ -25,6 +27,8 @@ export interface StoreKeys {
   pending: string;
   /** Sorted set scored by service deadline (epoch ms): pending inquiry ids, for the timers. */
   deadlines: string;
+  /** Sorted set scored by the planned escalation time (epoch ms): pending inquiry ids still to escalate. */
+  escalations: string;
   /** Pub/sub channel carrying each resolution once. */
   resolvedChannel: string;
   /** String: the inquiry an open MCP call waits on (for cancels that reach another node). */
@@ -59,6 +63,7 @@ export function storeKeys(prefix: string): StoreKeys {
     all: `${prefix}all`,
     pending: `${prefix}pending`,
     deadlines: `${prefix}deadlines`,
+    escalations: `${prefix}escalations`,
     resolvedChannel: `${prefix}resolved`,
     call: (callKey) => `${prefix}call:${callKey}`,
     pushSubscriptions: (userId) => `${user(userId)}:push`,

@@ -83,11 +83,20 @@ export async function prunePending(ctx: ReadContext, userId: string): Promise<nu
 }
 
 /** Pending inquiries whose service deadline is at or before `now`, earliest deadline first. */
-export async function listDue(ctx: ReadContext, now: number, limit: number): Promise<string[]> {
-  const { redis, keys } = ctx;
-  const ids = await redis.zrangebyscore(keys.deadlines, '-inf', now, 'LIMIT', 0, limit);
+export function listDue(ctx: ReadContext, now: number, limit: number): Promise<string[]> {
+  return pendingByScore(ctx, ctx.keys.deadlines, now, limit);
+}
+
+/** Pending inquiries whose planned escalation is due by `now`, oldest first. */
+export function listDueEscalations(ctx: ReadContext, now: number, limit: number): Promise<string[]> {
+  return pendingByScore(ctx, ctx.keys.escalations, now, limit);
+}
+
+/** Members of a time-scored set up to `now` whose inquiry is still pending; stale members are removed. */
+async function pendingByScore(ctx: ReadContext, key: string, now: number, limit: number): Promise<string[]> {
+  const ids = await ctx.redis.zrangebyscore(key, '-inf', now, 'LIMIT', 0, limit);
   const { pending, stale } = await sortByStatus(ctx, ids);
-  removeStale(ctx, keys.deadlines, stale);
+  removeStale(ctx, key, stale);
   return pending;
 }
 

@@ -1,4 +1,4 @@
-import type { Inquiry, Page, Resolution } from '@hitl/protocol';
+import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
 import type { Cluster, Redis } from 'ioredis';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
@@ -10,12 +10,14 @@ import type {
   NewInquiry,
   ResolvedListener,
   ResolveResult,
+  VoteResult,
   WaitOptions,
 } from '../store.js';
 import { InFlight, Waiters, waitForResolution } from '../waiters.js';
 import { openClient } from './connection.js';
 import { type StoreKeys, storeKeys } from './keys.js';
-import { countPending, listDue, listPage, readInquiry } from './listing.js';
+import { countPending, listDue, listDueEscalations, listPage, readInquiry } from './listing.js';
+import { escalateInquiry, voteOn } from './progress.js';
 import { ResolutionFeed } from './resolution-feed.js';
 import { defineScripts } from './scripts.js';
 import { createInquiry, resolveInquiry, suggestAnswer, type WriteContext } from './writes.js';
@@ -114,6 +116,18 @@ export class RedisInquiryStore implements InquiryStore {
     // This node's waiters wake on the reply; the published message wakes the others (and is a
     // no-op here). Listeners still hear each resolution once, from the subscription.
     return resolveInquiry(this.ctx, inquiryId, resolution, (inquiry) => this.waiters.wake(inquiry));
+  }
+
+  vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {
+    return voteOn(this.ctx, inquiryId, vote, decides, (inquiry) => this.waiters.wake(inquiry));
+  }
+
+  escalate(inquiryId: string, at: number): Promise<Inquiry | null> {
+    return escalateInquiry(this.ctx, inquiryId, at);
+  }
+
+  listDueEscalations(now: number, limit: number): Promise<string[]> {
+    return listDueEscalations(this.ctx, now, limit);
   }
 
   suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean> {

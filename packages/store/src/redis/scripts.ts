@@ -36,6 +36,21 @@ declare module 'ioredis' {
       resolvedAt: number,
       callToken: string,
     ): Result<RawReply, Context>;
+    /** src/lua/vote-2.lua */
+    hitlVote(
+      inquiryKey: string,
+      eventsKey: string,
+      userId: string,
+      voteJson: string,
+      vote: string,
+      resolutionJson: string,
+      retentionMs: number,
+      channel: string,
+      at: number,
+      callToken: string,
+    ): Result<RawReply, Context>;
+    /** src/lua/escalate-1.lua */
+    hitlEscalate(inquiryKey: string, escalatedAt: number, callToken: string): Result<RawReply, Context>;
     /** src/lua/suggest-1.lua */
     hitlSuggest(inquiryKey: string, suggestedJson: string): Result<RawReply, Context>;
     /** src/lua/release-2.lua */

@@ -60,6 +60,9 @@ export async function createInquiry(
   if (inquiry.status === 'pending') {
     await Promise.all([
       redis.zadd(keys.deadlines, inquiry.deadlines.serviceAt, inquiryId),
+      ...(inquiry.escalation && inquiry.escalation.escalatedAt === undefined
+        ? [redis.zadd(keys.escalations, inquiry.escalation.at, inquiryId)]
+        : []),
       redis.zadd(keys.pending, 0, inquiryId),
       redis.zadd(keys.all, 0, inquiryId),
       // The audience's own sets (the asker's were written by reserve-3): each member lists it and
@@ -130,7 +133,7 @@ export async function resolveInquiry(
 }
 
 /** Best effort: a failure leaves stale members that the read paths skip and remove. */
-async function unindex(ctx: WriteContext, inquiry: Inquiry, resolveStartedAt: number): Promise<void> {
+export async function unindex(ctx: WriteContext, inquiry: Inquiry, resolveStartedAt: number): Promise<void> {
   const { redis, keys } = ctx;
   const { inquiryId, userId, idempotencyKey } = inquiry;
   // The hash's TTL was set at least this long ago, so the key expires no later than the hash.
@@ -144,13 +147,14 @@ async function unindex(ctx: WriteContext, inquiry: Inquiry, resolveStartedAt: nu
       idempotencyKey === undefined ? '0' : '1',
     ),
     redis.zrem(keys.deadlines, inquiryId),
+    ...(inquiry.escalation ? [redis.zrem(keys.escalations, inquiryId)] : []),
     redis.zrem(keys.pending, inquiryId),
     ...otherMembers(inquiry).map((userId) => redis.zrem(keys.userPending(userId), inquiryId)),
   ]);
 }
 
 /** Audience members other than the asker's user (whose sets reserve-3 and release-2 keep). */
-function otherMembers(inquiry: Inquiry): string[] {
+export function otherMembers(inquiry: Inquiry): string[] {
   return audienceOf(inquiry).filter((userId) => userId !== inquiry.userId);
 }
 

@@ -19,6 +19,10 @@ export class InquiryRows {
   private readonly dropExpired: Statement;
   private readonly insertMember: Statement;
   private readonly dropOrphanMembers: Statement;
+  private readonly insertEscalation: Statement;
+  private readonly dropOrphanEscalations: Statement;
+  private readonly dropEscalation: Statement;
+  private readonly dueEscalations: Statement;
   private readonly lists = new Map<string, Statement>();
 
   constructor(private readonly db: SqliteDatabase) {
@@ -61,6 +65,19 @@ export class InquiryRows {
       `DELETE FROM inquiry_audience WHERE NOT EXISTS
          (SELECT 1 FROM inquiries i WHERE i.inquiry_id = inquiry_audience.inquiry_id)`,
     );
+    this.insertEscalation = db.prepare(
+      'INSERT OR REPLACE INTO inquiry_escalations (inquiry_id, due_at) VALUES (?, ?)',
+    );
+    this.dropOrphanEscalations = db.prepare(
+      `DELETE FROM inquiry_escalations WHERE NOT EXISTS
+         (SELECT 1 FROM inquiries i WHERE i.inquiry_id = inquiry_escalations.inquiry_id AND i.status = 'pending')`,
+    );
+    this.dropEscalation = db.prepare('DELETE FROM inquiry_escalations WHERE inquiry_id = ?');
+    this.dueEscalations = db.prepare(
+      `SELECT e.inquiry_id AS id FROM inquiry_escalations e JOIN inquiries i ON i.inquiry_id = e.inquiry_id
+       WHERE e.due_at <= ? AND i.status = 'pending' AND i.expires_at > ?
+       ORDER BY e.due_at, e.inquiry_id LIMIT ?`,
+    );
   }
 
   get(inquiryId: string, now: number): Inquiry | undefined {
@@ -86,7 +103,25 @@ export class InquiryRows {
       expiresAt,
       JSON.stringify(inquiry),
     );
+    this.addMembers(inquiry);
+    const { escalation } = inquiry;
+    if (escalation && escalation.escalatedAt === undefined) {
+      this.insertEscalation.run(inquiry.inquiryId, escalation.at);
+    }
+  }
+
+  /** Lists the inquiry for every user it is addressed to (again after an escalation added some). */
+  addMembers(inquiry: Inquiry): void {
     for (const userId of new Set(audienceOf(inquiry))) this.insertMember.run(userId, inquiry.inquiryId);
+  }
+
+  /** Forgets the inquiry's planned escalation (it happened, or the inquiry ended). */
+  forgetEscalation(inquiryId: string): void {
+    this.dropEscalation.run(inquiryId);
+  }
+
+  listDueEscalations(due: number, now: number, limit: number): string[] {
+    return (this.dueEscalations.all(due, now, limit) as { id: string }[]).map((row) => row.id);
   }
 
   /** Writes an ended inquiry over its pending row; false when the row is no longer pending. */
@@ -144,7 +179,10 @@ export class InquiryRows {
   /** Deletes every expired row; returns how many. */
   sweep(now: number): number {
     const dropped = this.dropExpired.run(now).changes;
-    if (dropped > 0) this.dropOrphanMembers.run();
+    if (dropped > 0) {
+      this.dropOrphanMembers.run();
+      this.dropOrphanEscalations.run();
+    }
     return dropped;
   }
 }

@@ -2,7 +2,7 @@ import { migrate } from './migrate.js';
 import type { SqliteDatabase } from './state-database.js';
 
 /** The version of the inquiry tables this build writes. */
-export const INQUIRY_SCHEMA_VERSION = 2;
+export const INQUIRY_SCHEMA_VERSION = 3;
 
 /**
  * One row per inquiry: the inquiry as JSON in `body`, plus the columns the queries filter on.
@@ -43,9 +43,21 @@ INSERT OR IGNORE INTO inquiry_audience (user_id, inquiry_id) SELECT user_id, inq
 `;
 
 /**
+ * Version 3: the escalations still to happen (DESIGN §6.5), one row per pending inquiry with one
+ * planned, deleted when it escalates or ends; the escalation sweep reads it by due time.
+ */
+const SCHEMA_V3 = `
+CREATE TABLE IF NOT EXISTS inquiry_escalations (
+  inquiry_id TEXT PRIMARY KEY,
+  due_at     INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS inquiry_escalations_due ON inquiry_escalations (due_at, inquiry_id);
+`;
+
+/**
  * Creates the inquiry tables, or brings an existing file's forward (each step is idempotent DDL, so a
  * new file runs them all), or checks that they are ones this build reads.
  */
 export function migrateInquiryTables(db: SqliteDatabase): void {
-  migrate(db, 'inquiries', INQUIRY_SCHEMA_VERSION, SCHEMA_V1 + SCHEMA_V2);
+  migrate(db, 'inquiries', INQUIRY_SCHEMA_VERSION, SCHEMA_V1 + SCHEMA_V2 + SCHEMA_V3);
 }

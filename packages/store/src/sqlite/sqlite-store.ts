@@ -1,4 +1,4 @@
-import type { Inquiry, Page, Resolution } from '@hitl/protocol';
+import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
 import { withResolution } from '../resolution.js';
@@ -10,8 +10,10 @@ import type {
   NewInquiry,
   ResolvedListener,
   ResolveResult,
+  VoteResult,
   WaitOptions,
 } from '../store.js';
+import { castVote, escalated } from '../votes.js';
 import { InFlight, Waiters, waitForResolution } from '../waiters.js';
 import { InquiryRows } from './inquiry-rows.js';
 import { migrateInquiryTables } from './inquiry-schema.js';
@@ -118,15 +120,68 @@ export class SqliteInquiryStore implements InquiryStore {
     if (!current) return { kind: 'not_found' };
     if (current.status !== 'pending') return { kind: 'lost', inquiry: current };
     const resolved = withResolution(current, structuredClone(resolution));
-    // Fsynced before anyone hears of it: an acknowledged answer survives even a power loss.
-    const ended = durably(this.database.db, () => this.rows.end(resolved, now + this.retentionMs, now));
-    if (!ended) {
+    if (!this.end(resolved, now)) {
       const after = this.rows.get(inquiryId, now);
       return after ? { kind: 'lost', inquiry: after } : { kind: 'not_found' };
     }
+    return { kind: 'won', inquiry: resolved };
+  }
+
+  async vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {
+    const now = this.now();
+    // Read, decide and write in one immediate transaction (the file has one writer at a time),
+    // fsynced: an acknowledged vote, like an answer, survives a power loss.
+    const { db } = this.database;
+    const result = durably(db, () =>
+      db
+        .transaction((): VoteResult => {
+          const current = this.rows.get(inquiryId, now);
+          if (!current) return { kind: 'not_found' };
+          const cast = castVote(current, structuredClone(vote), structuredClone(decides));
+          if (cast.kind === 'counted') this.rows.rewrite(cast.inquiry, now);
+          if (cast.kind === 'won') {
+            this.rows.end(cast.inquiry, now + this.retentionMs, now);
+            this.rows.forgetEscalation(inquiryId);
+          }
+          return cast;
+        })
+        .immediate(),
+    );
+    if (result.kind === 'won') this.announce(result.inquiry);
+    return result;
+  }
+
+  async escalate(inquiryId: string, at: number): Promise<Inquiry | null> {
+    const now = this.now();
+    return this.database.db
+      .transaction((): Inquiry | null => {
+        const current = this.rows.get(inquiryId, now);
+        const next = current && escalated(current, at);
+        if (!next || !this.rows.rewrite(next, now)) return null;
+        this.rows.addMembers(next);
+        this.rows.forgetEscalation(inquiryId);
+        return next;
+      })
+      .immediate();
+  }
+
+  async listDueEscalations(now: number, limit: number): Promise<string[]> {
+    return this.rows.listDueEscalations(now, this.now(), limit);
+  }
+
+  /** Writes an ended inquiry, fsynced, and tells waiters and listeners; false when it had ended. */
+  private end(resolved: Inquiry, now: number): boolean {
+    // Fsynced before anyone hears of it: an acknowledged answer survives even a power loss.
+    const ended = durably(this.database.db, () => this.rows.end(resolved, now + this.retentionMs, now));
+    if (!ended) return false;
+    this.rows.forgetEscalation(resolved.inquiryId);
+    this.announce(resolved);
+    return true;
+  }
+
+  private announce(resolved: Inquiry): void {
     this.waiters.wake(structuredClone(resolved));
     this.listeners.emit(structuredClone(resolved));
-    return { kind: 'won', inquiry: resolved };
   }
 
   async suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean> {

@@ -2,6 +2,7 @@ import { afterEach, describe } from 'vitest';
 import { callsContract } from './contract-calls.js';
 import { createContract } from './contract-create.js';
 import { listContract } from './contract-list.js';
+import { progressContract } from './contract-progress.js';
 import { resolveContract } from './contract-resolve.js';
 import type { MakeStore, StoreFixture } from './fixtures.js';
 
@@ -30,5 +31,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     resolveContract(open);
     listContract(open);
     callsContract(open);
+    progressContract(open);
   });
 }

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { Inquiry, Resolution, Vote } from '@hitl/protocol';
+import { readReply } from '../lua-kit/script-reply.js';
+import type { VoteResult } from '../store.js';
+import { decodeFields, encodeResolution } from './codec.js';
+import { ScriptCode } from './codes.js';
+import { otherMembers, unindex, type WriteContext } from './writes.js';
+
+/*
+ * What changes on a pending inquiry before it ends (DESIGN §6.5): a quorum approval's votes
+ * (vote-2.lua) and its escalation (escalate-1.lua), each one atomic step on the inquiry's slot.
+ */
+
+/** One vote; a deciding one is resolved like resolve-2 (this node's waiters hear it through `onWon`). */
+export async function voteOn(
+  ctx: WriteContext,
+  inquiryId: string,
+  vote: Vote,
+  decides: Resolution,
+  onWon: (inquiry: Inquiry) => void,
+): Promise<VoteResult> {
+  const { redis, keys } = ctx;
+  const startedAt = performance.now();
+  const reply = readReply(
+    'vote-2',
+    await redis.hitlVote(
+      keys.inquiry(inquiryId),
+      keys.events(inquiryId),
+      vote.userId,
+      JSON.stringify(vote),
+      vote.vote,
+      encodeResolution(decides),
+      ctx.retentionMs,
+      keys.resolvedChannel,
+      vote.at,
+      randomUUID(),
+    ),
+    [ScriptCode.Done, ScriptCode.Counted, ScriptCode.AlreadyVoted, ScriptCode.Existed, ScriptCode.NotFound],
+    ScriptCode,
+  );
+  if (reply.code === ScriptCode.NotFound) return { kind: 'not_found' };
+  const inquiry = decodeFields(reply.fields);
+  if (!inquiry) throw new Error(`vote-2 returned no inquiry for ${inquiryId}`);
+  switch (reply.code) {
+    case ScriptCode.Counted:
+      return { kind: 'counted', inquiry };
+    case ScriptCode.AlreadyVoted:
+      return { kind: 'already_voted', inquiry };
+    case ScriptCode.Existed:
+      return { kind: 'lost', inquiry };
+  }
+  onWon(inquiry);
+  await unindex(ctx, inquiry, startedAt);
+  return { kind: 'won', inquiry };
+}
+
+/** Marks the escalation done, then lists the inquiry for the users it added (best effort, like create's indexes). */
+export async function escalateInquiry(
+  ctx: WriteContext,
+  inquiryId: string,
+  at: number,
+): Promise<Inquiry | null> {
+  const { redis, keys } = ctx;
+  const reply = readReply(
+    'escalate-1',
+    await redis.hitlEscalate(keys.inquiry(inquiryId), at, randomUUID()),
+    [ScriptCode.Done, ScriptCode.Existed, ScriptCode.NotPending, ScriptCode.NotFound],
+    ScriptCode,
+  );
+  if (reply.code !== ScriptCode.Done) {
+    if (reply.code !== ScriptCode.Existed) await redis.zrem(keys.escalations, inquiryId);
+    return null;
+  }
+  const inquiry = decodeFields(reply.fields);
+  if (!inquiry?.escalation) return null;
+  await Promise.allSettled([
+    redis.zrem(keys.escalations, inquiryId),
+    ...otherMembers(inquiry).flatMap((userId) => [
+      redis.zadd(keys.userPending(userId), 0, inquiryId),
+      redis.zadd(keys.userAll(userId), 0, inquiryId),
+    ]),
+  ]);
+  return inquiry;
+}
