@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import {
   ContextSchema,
+  EscalationSchema,
   FallbackStrategySchema,
   InquiryKindSchema,
   InquiryStatusSchema,
   ResolvedByKindSchema,
   ResponseSchema,
+  VoteSchema,
 } from './inquiry.js';
 import { LIMITS } from './limits.js';
 import { UserIdSchema } from './tokens.js';
@@ -50,6 +52,13 @@ export const DecisionRecordSchema = z.object({
   elapsedMs: z.number(),
   model: z.string().optional(),
   error: z.string().optional(),
+  /** Who was asked: the audience's members, when the agent named an audience (and its team). */
+  audience: z.array(z.string()).optional(),
+  team: z.string().optional(),
+  /** The escalation, when it happened before the end: whom it added and when. */
+  escalation: EscalationSchema.optional(),
+  /** A quorum approval's votes, in order. */
+  votes: z.array(VoteSchema).optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 

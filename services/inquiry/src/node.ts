@@ -20,7 +20,7 @@ import { createDecisionParts } from './core/decision-setup.js';
 import { InquiryService } from './core/inquiry-service.js';
 import { type Clock, type InquiryEvents, systemClock, within } from './core/ports.js';
 import { createRateLimiter } from './core/rate-limit.js';
-import { ServiceTimers } from './core/service-timers.js';
+import { EscalationTimers, ServiceTimers } from './core/service-timers.js';
 import type { DirectoryHolder } from './directory/directory.js';
 import { openDirectory } from './directory/open-directory.js';
 import { type EmbeddedParts, openEmbeddedStore } from './embedded-store.js';
@@ -101,6 +101,9 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     updated: (inquiry: Inquiry) => {
       for (const listener of listeners) listener.updated?.(inquiry);
     },
+    escalated: (inquiry: Inquiry) => {
+      for (const listener of listeners) listener.escalated?.(inquiry);
+    },
   };
   let deviceCount = () => 0;
   const metrics = new NodeMetrics({
@@ -131,7 +134,14 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     directory,
   });
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
-  listeners.push({ created: (inquiry) => timers.schedule(inquiry), resolved: () => undefined });
+  const escalations = new EscalationTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
+  listeners.push({
+    created: (inquiry) => {
+      timers.schedule(inquiry);
+      escalations.schedule(inquiry);
+    },
+    resolved: () => undefined,
+  });
   let nodeUrl = '';
   const deliveries = redis
     ? new RedisDeliveryLog(redis.client, config.retentionMs)
@@ -209,9 +219,11 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   listeners.push(gateway.events);
   deviceCount = () => gateway.io.engine.clientsCount;
   timers.start();
+  escalations.start();
 
   const { port, url } = await listenOn(httpServer, config.port, config.host).catch(async (error) => {
     timers.stop();
+    escalations.stop();
     notifiers.stop();
     stopReloading();
     await embedded?.close();
@@ -236,6 +248,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       heldCalls.releaseAll('node shutting down');
       await heldCalls.whenEmpty();
       timers.stop();
+      escalations.stop();
       notifiers.stop();
       stopReloading();
       revocations.stop();

@@ -40,5 +40,9 @@ export function decisionRecordFor(inquiry: Inquiry, ending: Ending, decision?: D
   if (rationale) record.rationale = rationale;
   if (decision?.model) record.model = decision.model;
   if (decision?.error) record.error = decision.error;
+  if (inquiry.audience) record.audience = inquiry.audience;
+  if (inquiry.team) record.team = inquiry.team;
+  if (inquiry.escalation?.escalatedAt !== undefined) record.escalation = inquiry.escalation;
+  if (inquiry.votes) record.votes = inquiry.votes;
   return record;
 }

@@ -2,6 +2,7 @@ import type { Decision } from '@hitl/decision-agent';
 import {
   type Directory,
   EMPTY_DIRECTORY,
+  type Escalation,
   HitlError,
   type Inquiry,
   type InquiryContent,
@@ -10,10 +11,11 @@ import {
   responseProblem,
   type SendInquiryInput,
   type TimeoutTiers,
+  type Vote,
 } from '@hitl/protocol';
-import { type InquiryStore, newInquiryId, type ResolveResult } from '@hitl/store';
+import { type InquiryStore, newInquiryId, type ResolveResult, type VoteResult } from '@hitl/store';
 import type { Logger } from 'pino';
-import { resolveAudience } from '../directory/audience.js';
+import { type ResolvedAudience, resolveAudience } from '../directory/audience.js';
 import { computeDeadlines, deviceTimeoutAllowed } from './deadlines.js';
 import { decisionRecordFor } from './decision-record.js';
 import { type DecisionDeps, FallbackRunner } from './fallback.js';
@@ -39,6 +41,12 @@ export interface AskerRef {
   tokenSubject: string;
   name?: string;
 }
+
+/**
+ * What settling an inquiry did: the resolve's outcome, or for a vote on a quorum approval that did not
+ * decide it, `counted` (kept; still pending) or `already_voted` (this person had voted).
+ */
+export type SettleResult = ResolveResult | Extract<VoteResult, { kind: 'counted' | 'already_voted' }>;
 
 /** How long a user over the pending cap is told to wait before asking again. */
 const PENDING_RETRY_MS = 5000;
@@ -74,7 +82,16 @@ export class InquiryService {
       input.audience === undefined
         ? undefined
         : resolveAudience(this.deps.directory?.current ?? EMPTY_DIRECTORY, asker.userId, input.audience);
+    const askedCount = addressed?.audience.length ?? 1;
+    if (input.quorum !== undefined && input.quorum > askedCount) {
+      throw new HitlError(
+        'invalid_input',
+        `quorum: ${input.quorum} approvals need at least ${input.quorum} people in the audience; it has ${askedCount}`,
+      );
+    }
     const now = clock.now();
+    const deadlines = computeDeadlines(now, config.tiers, input.timeoutMs, input.answerWithinMs);
+    const escalation = addressed && planEscalation(addressed, now, deadlines.serviceAt);
     const content: InquiryContent = {
       question: input.question,
       questions: input.questions,
@@ -84,20 +101,26 @@ export class InquiryService {
       context: input.context,
       kind: input.kind ?? 'question',
       action: input.action,
-      critical: input.critical ?? false,
+      // A quorum is a two-person rule for something dangerous: no machine approves it, whatever the
+      // fallback (a partial quorum times out rejected).
+      critical: (input.critical ?? false) || input.quorum !== undefined,
       confidence: input.confidence,
       fallback: input.fallback,
+      quorum: input.quorum,
     };
     const result = await store.create(
       {
         ...stripUndefined(content),
         inquiryId: newInquiryId(),
         userId: asker.userId,
-        ...(addressed ? stripUndefined(addressed) : {}),
+        ...(addressed
+          ? { audience: addressed.audience, ...(addressed.team ? { team: addressed.team } : {}) }
+          : {}),
+        ...(escalation ? { escalation } : {}),
         asker: stripUndefined({ tokenSubject: asker.tokenSubject, name: asker.name }),
         ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
         createdAt: now,
-        deadlines: computeDeadlines(now, config.tiers, input.timeoutMs, input.answerWithinMs),
+        deadlines,
       },
       { maxPendingPerUser: config.maxPendingPerUser },
     );
@@ -148,7 +171,7 @@ export class InquiryService {
     userId: string | undefined,
     ending: Ending,
     found?: Promise<Inquiry | null>,
-  ): Promise<ResolveResult> {
+  ): Promise<SettleResult> {
     const { clock, config } = this.deps;
     // The asker's agent cancels; the people asked answer, refuse and report their timers.
     const inquiry = await (found ??
@@ -165,6 +188,9 @@ export class InquiryService {
       const problem = responseProblem(inquiry, ending.response);
       if (problem) throw new HitlError('invalid_input', `response: ${problem}`);
     }
+    if (ending.type === 'device-timer' && pendingEscalation(inquiry)) {
+      throw new HitlError('too_early', 'this question escalates first: no device timer ends it before that');
+    }
     if (ending.type === 'device-timer' && !deviceTimeoutAllowed(inquiry.deadlines, now)) {
       throw new HitlError(
         'too_early',
@@ -173,6 +199,8 @@ export class InquiryService {
           : 'this question has an answer window: no device timer ends it',
       );
     }
+    // A quorum approval counts each person's answer as a vote; the deciding one ends it.
+    if (inquiry.quorum !== undefined && ending.type === 'answer') return this.vote(inquiry, ending, now);
     const { fallback } = this;
     const plan = fallback?.plan(inquiry, ending);
     if (fallback && plan) {
@@ -190,23 +218,57 @@ export class InquiryService {
     resolution: Resolution,
     decision?: Decision,
   ): Promise<ResolveResult> {
-    const { store, events, metrics } = this.deps;
-    const result = await store.resolve(inquiryId, resolution);
-    if (result.kind === 'won') {
-      metrics.resolved(result.inquiry);
-      events.resolved(result.inquiry);
-      this.log(result.inquiry).info(
-        { status: result.inquiry.status, by: result.inquiry.resolvedBy?.kind },
-        'inquiry resolved',
-      );
-      // Off the answer's path: the device's ack and the waiting call do not wait for the audit append.
-      void this.fallback?.log
-        .append(decisionRecordFor(result.inquiry, ending, decision))
-        .catch((error: unknown) => {
-          this.log(result.inquiry).warn({ err: error }, 'decision audit record not written');
-        });
+    const result = await this.deps.store.resolve(inquiryId, resolution);
+    if (result.kind === 'won') this.announce(result.inquiry, ending, decision);
+    return result;
+  }
+
+  /** One person's vote on a quorum approval, in the store's one atomic step. */
+  private async vote(
+    inquiry: Inquiry,
+    ending: Extract<Ending, { type: 'answer' }>,
+    now: number,
+  ): Promise<SettleResult> {
+    const { device } = ending;
+    const vote: Vote = {
+      userId: device.userId ?? inquiry.userId,
+      ...(device.deviceId ? { deviceId: device.deviceId } : {}),
+      ...(device.deviceName ? { deviceName: device.deviceName } : {}),
+      vote: ending.response === 'approve' ? 'approve' : 'reject',
+      at: now,
+    };
+    const decides = resolutionFor(inquiry, ending, this.deps.config.texts, now);
+    const result = await this.deps.store.vote(inquiry.inquiryId, vote, decides);
+    if (result.kind === 'won') this.announce(result.inquiry, ending);
+    if (result.kind === 'counted') {
+      this.log(result.inquiry).info({ voter: vote.userId, vote: vote.vote }, 'quorum vote counted');
+      this.deps.events.updated?.(result.inquiry);
     }
     return result;
+  }
+
+  /**
+   * Adds the planned escalation's users if the inquiry is still pending and has not escalated yet
+   * (any node may try; the store lets one do it). Returns the escalated inquiry when this call did it.
+   */
+  async escalate(inquiryId: string): Promise<Inquiry | null> {
+    const escalated = await this.deps.store.escalate(inquiryId, this.deps.clock.now());
+    if (!escalated) return null;
+    this.log(escalated).info({ escalation: escalated.escalation }, 'inquiry escalated');
+    this.deps.events.escalated?.(escalated);
+    return escalated;
+  }
+
+  /** The winner of a resolve informs devices and metrics and starts the audit append. */
+  private announce(inquiry: Inquiry, ending: Ending, decision?: Decision): void {
+    const { events, metrics } = this.deps;
+    metrics.resolved(inquiry);
+    events.resolved(inquiry);
+    this.log(inquiry).info({ status: inquiry.status, by: inquiry.resolvedBy?.kind }, 'inquiry resolved');
+    // Off the answer's path: the device's ack and the waiting call do not wait for the audit append.
+    void this.fallback?.log.append(decisionRecordFor(inquiry, ending, decision)).catch((error: unknown) => {
+      this.log(inquiry).warn({ err: error }, 'decision audit record not written');
+    });
   }
 
   /** Waits for the inquiry to end, the signal to abort, or the deadline; returns its state then. */
@@ -217,6 +279,23 @@ export class InquiryService {
   private log(inquiry: Inquiry): Logger {
     return this.deps.logger.child({ inquiryId: inquiry.inquiryId, userId: inquiry.userId });
   }
+}
+
+/** True while an inquiry's planned escalation has not happened. */
+function pendingEscalation(inquiry: Inquiry): boolean {
+  return inquiry.escalation !== undefined && inquiry.escalation.escalatedAt === undefined;
+}
+
+/**
+ * When and to whom a team's question escalates: `afterMs` from now (absent: half the time it has), if
+ * that is before its end; otherwise it ends first and never escalates.
+ */
+function planEscalation(addressed: ResolvedAudience, now: number, endsAt: number): Escalation | undefined {
+  const plan = addressed.escalation;
+  if (!plan) return undefined;
+  const at = now + (plan.afterMs ?? Math.floor((endsAt - now) / 2));
+  if (at >= endsAt) return undefined;
+  return { at, users: plan.users, ...(plan.team ? { team: plan.team } : {}) };
 }
 
 function stripUndefined<T extends object>(value: T): T {

@@ -44,8 +44,10 @@ export async function within(clock: Clock, ms: number, work: Promise<unknown>): 
 export interface InquiryEvents {
   created(inquiry: Inquiry): void;
   resolved(inquiry: Inquiry): void;
-  /** A pending inquiry changed for its devices (e.g. a suggested answer arrived). */
+  /** A pending inquiry changed for its devices (e.g. a suggested answer arrived, a vote was counted). */
   updated?(inquiry: Inquiry): void;
+  /** A pending inquiry escalated: `inquiry.escalation.users` were added to who is asked. */
+  escalated?(inquiry: Inquiry): void;
 }
 
 /** What the core reports to metrics. */

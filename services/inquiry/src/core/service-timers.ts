@@ -8,25 +8,39 @@ const SWEEP_BATCH = 200;
 /** The longest delay `setTimeout` keeps (about 24.8 days); a later deadline re-arms in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+interface TimerDeps {
+  service: InquiryService;
+  store: InquiryStore;
+  clock: Clock;
+  logger: Logger;
+  sweepMs: number;
+}
+
+/** One kind of deadline on pending inquiries: when it falls, how to find the due ones, what to do. */
+interface DeadlineKind {
+  name: string;
+  /** When the inquiry's deadline of this kind falls, or undefined when it has none (any more). */
+  dueAt(inquiry: Inquiry): number | undefined;
+  /** Pending ids due by `now`, oldest first. */
+  listDue(now: number, limit: number): Promise<string[]>;
+  /** Acts on one due inquiry; true when this node did it. */
+  fire(inquiryId: string): Promise<boolean>;
+}
+
 /**
- * Tier 2: resolves every inquiry still pending at its service deadline. A local timer fires on time
- * for the inquiries this node created; a periodic sweep of the store's deadline index catches the
- * rest (e.g. those of a node that died). Resolve-once makes it safe for every node to sweep at once.
+ * Local timers that fire on time for the inquiries this node created, and a periodic sweep of the
+ * store's due index that catches the rest (e.g. those of a node that died). The store's one-winner
+ * steps make it safe for every node to sweep at once.
  */
-export class ServiceTimers {
+class DeadlineTimers {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly deps: {
-      service: InquiryService;
-      store: InquiryStore;
-      clock: Clock;
-      logger: Logger;
-      sweepMs: number;
-    },
+    protected readonly deps: TimerDeps,
+    private readonly kind: DeadlineKind,
   ) {}
 
   start(): void {
@@ -44,13 +58,14 @@ export class ServiceTimers {
 
   /** Arms the local timer for an inquiry this node holds. */
   schedule(inquiry: Inquiry): void {
-    if (inquiry.status !== 'pending' || this.timers.has(inquiry.inquiryId)) return;
-    const delay = Math.max(0, inquiry.deadlines.serviceAt - this.deps.clock.now());
+    const dueAt = this.kind.dueAt(inquiry);
+    if (inquiry.status !== 'pending' || dueAt === undefined || this.timers.has(inquiry.inquiryId)) return;
+    const delay = Math.max(0, dueAt - this.deps.clock.now());
     const timer = setTimeout(
       () => {
         this.timers.delete(inquiry.inquiryId);
         if (delay > MAX_TIMER_MS) this.schedule(inquiry);
-        else void this.expire(inquiry.inquiryId);
+        else void this.fire(inquiry.inquiryId);
       },
       Math.min(delay, MAX_TIMER_MS),
     );
@@ -62,39 +77,68 @@ export class ServiceTimers {
     return this.timers.size;
   }
 
-  private clear(inquiryId: string): void {
+  clear(inquiryId: string): void {
     const timer = this.timers.get(inquiryId);
     if (timer) clearTimeout(timer);
     this.timers.delete(inquiryId);
   }
 
-  /** Resolves every inquiry past its service deadline; returns how many this node ended. */
+  /** Acts on every inquiry past its deadline; returns how many this node did. */
   async sweep(): Promise<number> {
     if (this.sweeping) return 0;
     this.sweeping = true;
-    let ended = 0;
+    let done = 0;
     try {
-      const due = await this.deps.store.listDue(this.deps.clock.now(), SWEEP_BATCH);
-      for (const id of due) if (await this.expire(id)) ended++;
+      const due = await this.kind.listDue(this.deps.clock.now(), SWEEP_BATCH);
+      for (const id of due) if (await this.fire(id)) done++;
     } catch (error) {
-      this.deps.logger.warn({ err: error }, 'deadline sweep failed; retrying next round');
+      this.deps.logger.warn({ err: error }, `${this.kind.name} sweep failed; retrying next round`);
     } finally {
       this.sweeping = false;
     }
-    return ended;
+    return done;
   }
 
-  private async expire(inquiryId: string): Promise<boolean> {
+  private async fire(inquiryId: string): Promise<boolean> {
     try {
-      const result = await this.deps.service.settle(inquiryId, undefined, { type: 'service-timer' });
-      return result.kind === 'won';
+      return await this.kind.fire(inquiryId);
     } catch (error) {
       if (error instanceof HitlError && error.code === 'not_found') return false;
       this.deps.logger.warn(
         { err: error, inquiryId },
-        'service timeout could not be written; the sweep retries',
+        `${this.kind.name} could not be written; the sweep retries`,
       );
       return false;
     }
+  }
+}
+
+/** Tier 2: resolves every inquiry still pending at its service deadline. */
+export class ServiceTimers extends DeadlineTimers {
+  constructor(deps: TimerDeps) {
+    super(deps, {
+      name: 'service timeout',
+      dueAt: (inquiry) => inquiry.deadlines.serviceAt,
+      listDue: (now, limit) => deps.store.listDue(now, limit),
+      fire: async (inquiryId) =>
+        (await deps.service.settle(inquiryId, undefined, { type: 'service-timer' })).kind === 'won',
+    });
+  }
+}
+
+/**
+ * Escalations (DESIGN §6.5): at `escalation.at`, a team's question still unanswered gains the
+ * escalation's users. The sweep leaves a due escalation to the node that created the inquiry (and
+ * holds its call, whose progress says so) for one sweep interval before taking it over.
+ */
+export class EscalationTimers extends DeadlineTimers {
+  constructor(deps: TimerDeps) {
+    super(deps, {
+      name: 'escalation',
+      dueAt: (inquiry) =>
+        inquiry.escalation?.escalatedAt === undefined ? inquiry.escalation?.at : undefined,
+      listDue: (now, limit) => deps.store.listDueEscalations(now - deps.sweepMs, limit),
+      fire: async (inquiryId) => (await deps.service.escalate(inquiryId)) !== null,
+    });
   }
 }

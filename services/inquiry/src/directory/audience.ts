@@ -1,9 +1,14 @@
-import { type Audience, type Directory, HitlError, LIMITS } from '@hitl/protocol';
+import { type Audience, type Directory, HitlError, LIMITS, type Team } from '@hitl/protocol';
 
 /** Whom an inquiry goes to: the member user ids, and the team they came from (if one was named). */
 export interface ResolvedAudience {
   audience: string[];
   team?: string;
+  /**
+   * The team's escalation: after `afterMs` unanswered (absent: half the time the question has), `users`
+   * (none of the audience) are added.
+   */
+  escalation?: { afterMs?: number; users: string[]; team?: string };
 }
 
 /**
@@ -34,12 +39,33 @@ export function resolveAudience(
         `team "${teamId}" has ${members.length} members; at most ${LIMITS.audienceUsers} can be asked at once`,
       );
     }
-    return { audience: members, team: teamId };
+    const escalation = escalationOf(directory, team, members);
+    return { audience: members, team: teamId, ...(escalation ? { escalation } : {}) };
   }
   const users = [...new Set(audience.users ?? [])];
   const unknown = users.filter((userId) => userId !== askerUserId && !knows(directory, userId));
   if (unknown.length > 0) return refuse(`unknown user(s) ${unknown.map((u) => `"${u}"`).join(', ')}`);
   return { audience: users };
+}
+
+/** The users a team's `escalateTo` adds (those not asked already), or undefined when it adds none. */
+function escalationOf(
+  directory: Directory,
+  team: Team,
+  members: string[],
+): ResolvedAudience['escalation'] | undefined {
+  const target = team.escalateTo;
+  if (!target) return undefined;
+  const named = 'team' in target ? (directory.teams[target.team]?.members ?? []) : [target.user];
+  const users = [...new Set(named)]
+    .filter((userId) => !members.includes(userId))
+    .slice(0, LIMITS.audienceUsers);
+  if (users.length === 0) return undefined;
+  return {
+    ...(team.escalateAfterMs === undefined ? {} : { afterMs: team.escalateAfterMs }),
+    users,
+    ...('team' in target ? { team: target.team } : {}),
+  };
 }
 
 function knows(directory: Directory, userId: string): boolean {

@@ -1,4 +1,4 @@
-import type { FormQuestion, Inquiry, InquiryResponse } from '@hitl/protocol';
+import { type FormQuestion, type Inquiry, type InquiryResponse, quorumProgress } from '@hitl/protocol';
 import { visibleHtml } from '../core/html-text.js';
 
 /*
@@ -131,7 +131,13 @@ export function endedPage(inquiry: Inquiry, nonce: string, heading = 'This quest
 
 /** Thanks, after this link's answer won. */
 export function thanksPage(inquiry: Inquiry, nonce: string): string {
-  const what = inquiry.status === 'refused' ? 'You declined to answer.' : 'Your answer was sent.';
+  const progress = quorumProgress(inquiry);
+  const what =
+    inquiry.status === 'refused'
+      ? 'You declined to answer.'
+      : inquiry.status === 'pending' && progress
+        ? `Your vote is counted: ${progress.approvals} of ${progress.needed} approvals so far.`
+        : 'Your answer was sent.';
   return page('Thank you', `<h1>Thank you</h1><p>${what} You can close this page.</p>`, nonce);
 }
 

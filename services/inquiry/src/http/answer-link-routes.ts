@@ -91,7 +91,7 @@ export function answerLinkRoutes(deps: AnswerLinkDeps): Hono {
         : { type: 'answer' as const, response: submission.response, device };
     try {
       const result = await deps.service.settle(inquiry.inquiryId, claims.userId, ending);
-      if (result.kind === 'won') {
+      if (result.kind === 'won' || result.kind === 'counted') {
         deps.logger.info(
           {
             inquiryId: inquiry.inquiryId,
@@ -102,6 +102,9 @@ export function answerLinkRoutes(deps: AnswerLinkDeps): Hono {
           'answered through a link',
         );
         return html(c, thanksPage(result.inquiry, nonce));
+      }
+      if (result.kind === 'already_voted') {
+        return html(c, endedPage(result.inquiry, nonce, 'You have voted already'), 409);
       }
       const latest = result.kind === 'lost' ? result.inquiry : inquiry;
       return html(c, endedPage(latest, nonce, 'Already answered'), 409);

@@ -10,6 +10,7 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   method_not_allowed: 405,
   already_resolved: 409,
+  already_voted: 409,
   too_early: 409,
   payload_too_large: 413,
   rate_limited: 429,

@@ -79,13 +79,22 @@ export function restRoutes(deps: RestDeps): Hono<Env> {
     settle(c, { type: 'refusal', device: restDevice(c) }),
   );
 
-  /** 200 `{status}` for the winner, 409 `{status, resolvedBy}` for everyone after. */
+  /**
+   * 200 `{status}` for the winner, 409 `{status, resolvedBy}` for everyone after; on a quorum approval
+   * 200 `{status: "pending", votes}` for a vote that did not decide it, 409 `already_voted` for a second.
+   */
   async function settle(c: Ctx, ending: Ending): Promise<Response> {
     try {
       const result = await deps.service.settle(c.req.param('id') ?? '', c.get('claims').sub, ending);
       if (result.kind === 'not_found') return errorResponse(c, 'not_found', 'no such inquiry');
-      const { status, resolvedBy } = result.inquiry;
+      const { status, resolvedBy, votes } = result.inquiry;
       if (result.kind === 'won') return c.json({ status });
+      // A quorum approval: the vote is kept and it waits for more (DESIGN §6.5).
+      if (result.kind === 'counted') return c.json({ status, votes });
+      if (result.kind === 'already_voted') {
+        const error = { code: 'already_voted', message: 'you have voted on this approval already' };
+        return c.json({ status, votes, error }, 409);
+      }
       const error = { code: 'already_resolved', message: `this inquiry is already ${status}` };
       return c.json({ status, resolvedBy, error }, 409);
     } catch (error) {

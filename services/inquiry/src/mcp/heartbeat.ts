@@ -1,4 +1,4 @@
-import type { Inquiry } from '@hitl/protocol';
+import { type Inquiry, quorumProgress } from '@hitl/protocol';
 import type { Clock } from '../core/ports.js';
 import type { CallExtra } from './tool-calls.js';
 
@@ -16,6 +16,8 @@ export function startHeartbeat(
   clock: Clock,
   intervalMs: number,
   inquiry?: Inquiry,
+  /** The inquiry as it is now, for a beat that says how it progressed (escalation, votes). */
+  reread?: () => Promise<Inquiry | null>,
 ): Heartbeat | undefined {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return undefined;
@@ -35,10 +37,31 @@ export function startHeartbeat(
     });
   }
   let timer = clock.setTimeout(beat, intervalMs);
-  function beat() {
+  let stopped = false;
+  async function beat() {
     progress += 1;
-    void send('waiting for the person to answer');
+    const current = reread ? await reread().catch(() => null) : null;
+    if (stopped) return;
+    void send(current ? progressMessage(current) : 'waiting for the person to answer');
     timer = clock.setTimeout(beat, intervalMs);
   }
-  return { stop: () => clock.clearTimeout(timer) };
+  return {
+    stop: () => {
+      stopped = true;
+      clock.clearTimeout(timer);
+    },
+  };
+}
+
+/** What a heartbeat says of a team's or a quorum's question: who is asked now, and how the votes stand. */
+export function progressMessage(inquiry: Inquiry): string {
+  const parts: string[] = [];
+  const { escalation } = inquiry;
+  if (escalation?.escalatedAt !== undefined) {
+    const to = escalation.team ? `team ${escalation.team}` : escalation.users.join(', ');
+    parts.push(`unanswered, so escalated to ${to}`);
+  }
+  const progress = quorumProgress(inquiry);
+  if (progress) parts.push(`${progress.approvals} of ${progress.needed} approvals`);
+  return parts.length === 0 ? 'waiting for the person to answer' : `${parts.join('; ')}; still waiting`;
 }

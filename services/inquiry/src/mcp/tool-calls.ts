@@ -127,12 +127,21 @@ async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): P
     { userId: ctx.claims.sub, tokenSubject: ctx.claims.sub, name: ctx.claims.name },
     input,
   );
-  const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry);
+  const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry, progressReader(ctx, inquiry));
   try {
     return await hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs));
   } finally {
     heartbeat?.stop();
   }
+}
+
+/**
+ * How a held call's heartbeat learns what changed: only a question that can change while pending (one
+ * with an escalation or a quorum) is read again on each beat; the rest cost no store read.
+ */
+function progressReader(ctx: CallContext, inquiry: Inquiry): (() => Promise<Inquiry | null>) | undefined {
+  if (inquiry.escalation === undefined && inquiry.quorum === undefined) return undefined;
+  return () => ctx.service.find(inquiry.inquiryId);
 }
 
 /**
@@ -156,7 +165,13 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
   if (inquiry?.status !== 'pending' || waitMs === 0)
     return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
-  const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs);
+  const heartbeat = startHeartbeat(
+    extra,
+    ctx.clock,
+    ctx.heartbeatMs,
+    undefined,
+    progressReader(ctx, inquiry),
+  );
   try {
     return await hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
   } finally {

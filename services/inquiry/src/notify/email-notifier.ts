@@ -38,6 +38,11 @@ export class EmailNotifier implements InquiryEvents {
     for (const userId of audienceOf(inquiry)) this.mailOne(inquiry, userId);
   }
 
+  /** The people an escalation added are mailed at once (the escalation was the wait). */
+  escalated(inquiry: Inquiry): void {
+    for (const userId of inquiry.escalation?.users ?? []) this.mailOne(inquiry, userId, 0);
+  }
+
   resolved(inquiry: Inquiry): void {
     for (const userId of audienceOf(inquiry)) {
       const key = delayKey(inquiry, userId);
@@ -48,11 +53,11 @@ export class EmailNotifier implements InquiryEvents {
     }
   }
 
-  private mailOne(inquiry: Inquiry, userId: string): void {
+  private mailOne(inquiry: Inquiry, userId: string, delayMs?: number): void {
     const user = this.deps.directory.user(userId);
     if (!user?.email || !user.notify?.includes('email')) return;
     const { email } = user;
-    const delay = user.emailAfterMs ?? 0;
+    const delay = delayMs ?? user.emailAfterMs ?? 0;
     if (delay <= 0) {
       void this.send(inquiry, userId, email);
       return;

@@ -96,6 +96,11 @@ export class PushNotifier implements InquiryEvents {
     void this.fanOut(inquiry, 'inquiry');
   }
 
+  /** The people an escalation added get the question as new. */
+  escalated(inquiry: Inquiry): void {
+    void this.fanOut(inquiry, 'inquiry', inquiry.escalation?.users ?? []);
+  }
+
   resolved(inquiry: Inquiry): void {
     this.recentlyResolved.add(inquiry.inquiryId);
     if (this.recentlyResolved.size > RECENT_RESOLVED) {
@@ -120,13 +125,11 @@ export class PushNotifier implements InquiryEvents {
     this.waiting = 0;
   }
 
-  private async fanOut(inquiry: Inquiry, type: PushType): Promise<void> {
+  private async fanOut(inquiry: Inquiry, type: PushType, users = audienceOf(inquiry)): Promise<void> {
     let subscriptions: PushSubscriptionRecord[];
     try {
       // Every user the inquiry is addressed to (the asker's user alone when it names no audience).
-      const lists = await Promise.all(
-        audienceOf(inquiry).map((userId) => this.deps.subscriptions.list(userId)),
-      );
+      const lists = await Promise.all(users.map((userId) => this.deps.subscriptions.list(userId)));
       subscriptions = lists.flat();
     } catch (error) {
       this.log(inquiry).warn({ err: error, type }, 'push: could not read subscriptions');

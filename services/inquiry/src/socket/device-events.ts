@@ -66,6 +66,16 @@ async function handle<S extends z.ZodType>(
     const result = await deps.service.settle(inquiryId, socket.data.userId, toEnding(parsed.data), found);
     if (result.kind === 'won') return reply({ ok: true, status: result.inquiry.status });
     if (result.kind === 'not_found') return fail('not_found', `no inquiry ${inquiryId}`);
+    if (result.kind === 'counted') {
+      return reply({ ok: true, status: 'pending', votes: result.inquiry.votes ?? [] });
+    }
+    if (result.kind === 'already_voted') {
+      return reply({
+        ok: false,
+        error: { code: 'already_voted', message: 'you have voted on this approval already' },
+        status: result.inquiry.status,
+      });
+    }
     const { status, resolvedBy } = result.inquiry;
     return reply({
       ok: false,

@@ -104,6 +104,18 @@ export function createDeviceGateway(
       if (inquiry.status !== 'pending') return;
       watchers(inquiry).emit('inquiry:updated', toDeviceInquiry(inquiry, deps.clock.now()));
     },
+    escalated: (inquiry: Inquiry) => {
+      const added = new Set(inquiry.escalation?.users ?? []);
+      // An empty room list would mean every socket: never emit to none.
+      if (added.size === 0) return;
+      const view = toDeviceInquiry(inquiry, deps.clock.now());
+      // The people added get it as new; everyone already asked (and ops) see it changed.
+      io.to([...added].map(userRoom)).emit('inquiry:new', view);
+      const before = audienceOf(inquiry).filter((userId) => !added.has(userId));
+      io.to([...before.map(userRoom), OPS_ROOM])
+        .except([...added].map(userRoom))
+        .emit('inquiry:updated', view);
+    },
     resolved: (inquiry: Inquiry) => {
       if (inquiry.status === 'pending' || !inquiry.resolvedBy) return;
       watchers(inquiry).emit('inquiry:resolved', {

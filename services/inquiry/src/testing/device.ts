@@ -7,6 +7,8 @@ export interface TestDevice {
   received: { event: string; payload: unknown }[];
   nextNew(): Promise<DeviceInquiry>;
   nextResolved(): Promise<InquiryResolvedEvent>;
+  /** The next `inquiry:updated` (a suggestion, a counted vote, an escalation). */
+  nextUpdated(): Promise<DeviceInquiry>;
   synced: Promise<InquirySyncEvent>;
   emit<T = unknown>(event: string, payload: unknown): Promise<T>;
 }
@@ -61,6 +63,7 @@ export async function connectDevice(url: string, token: string, deviceName: stri
     received,
     nextNew: () => next<DeviceInquiry>('inquiry:new'),
     nextResolved: () => next<InquiryResolvedEvent>('inquiry:resolved'),
+    nextUpdated: () => next<DeviceInquiry>('inquiry:updated'),
     synced,
     emit: (event, payload) => socket.timeout(5000).emitWithAck(event, payload),
   };
