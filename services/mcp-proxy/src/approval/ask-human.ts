@@ -1,4 +1,4 @@
-import type { Action } from '@hitl/protocol';
+import type { Action, Audience } from '@hitl/protocol';
 import type { GateReason } from '../policy/gate.js';
 
 /** Everything the human is shown about one call that needs approval. */
@@ -18,6 +18,10 @@ export interface ApprovalRequest {
   holdMs: number;
   /** How long the human has (`answerWithinMs`), when longer than the hold. */
   answerWithinMs?: number;
+  /** Who approves (a team or users); undefined: `userId` alone. */
+  approvers?: Audience;
+  /** How many different approvers must approve; undefined: one. */
+  quorum?: number;
   /** Ties the inquiry to the grant (used as its idempotency key, so a retried ask never asks twice). */
   grantId: string;
 }

@@ -28,6 +28,8 @@ export function approvalQuestion(request: ApprovalRequest): Record<string, unkno
     },
     ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
     ...(request.answerWithinMs === undefined ? {} : { answerWithinMs: request.answerWithinMs }),
+    ...(request.approvers === undefined ? {} : { audience: request.approvers }),
+    ...(request.quorum === undefined ? {} : { quorum: request.quorum }),
     idempotencyKey: approvalKey(request.grantId),
   };
 }

@@ -174,6 +174,8 @@ function askFor(
       ...(gate.approvalTimeoutMs !== undefined || holdShorter ? { timeoutMs: times.holdMs } : {}),
       holdMs: times.holdMs,
       ...(times.windowMs > times.holdMs ? { answerWithinMs: times.windowMs } : {}),
+      ...(gate.approvers === undefined ? {} : { approvers: gate.approvers }),
+      ...(gate.quorum === undefined ? {} : { quorum: gate.quorum }),
       grantId,
     },
     { signal: call.signal, onProgress: progressFor(call) },

@@ -1,3 +1,4 @@
+import type { Audience } from '@hitl/protocol';
 import picomatch from 'picomatch';
 import type { Mode, Policy, ToolOverride } from './policy-schema.js';
 
@@ -12,6 +13,7 @@ export type GateReason =
   | 'mode_all'
   | 'mode_yolo'
   | 'critical'
+  | 'quorum'
   | 'read_only'
   | 'destructive'
   | 'confidence_missing'
@@ -31,6 +33,10 @@ export interface GateDecision {
   approvalTimeoutMs?: number;
   /** How long a human has to approve; undefined: the hold. */
   approvalWindowMs?: number;
+  /** Who approves (the tool's `approvers`); undefined: the calling agent's user. */
+  approvers?: Audience;
+  /** How many different approvers must approve; undefined: one. */
+  quorum?: number;
 }
 
 /** The override for a tool: its exact name first, then the first glob (in file order) that matches it. */
@@ -91,8 +97,12 @@ export function decideGate(
     threshold,
     ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
     ...(approvalWindowMs === undefined ? {} : { approvalWindowMs }),
+    ...(override.approvers === undefined ? {} : { approvers: override.approvers }),
+    ...(override.quorum === undefined ? {} : { quorum: override.quorum }),
   });
 
+  // A quorum is a rule about people: no mode or hint lets such a call pass without them.
+  if (override.quorum !== undefined) return decide(true, 'quorum');
   if (mode === 'all') return decide(true, 'mode_all');
   if (mode === 'yolo') return decide(false, 'mode_yolo');
   if (critical) return decide(true, 'critical');
@@ -108,6 +118,7 @@ export const GATE_REASON_TEXT: Record<GateReason, string> = {
   mode_all: 'every call needs approval (mode "all")',
   mode_yolo: 'no approvals (mode "yolo")',
   critical: 'the action is on the critical list',
+  quorum: 'the policy needs more than one person to approve it',
   read_only: 'the server marks it read-only',
   destructive: 'the server does not mark it non-destructive (destructiveHint: false)',
   confidence_missing: 'the agent gave no confidence',

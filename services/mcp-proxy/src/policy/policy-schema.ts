@@ -1,4 +1,10 @@
-import { DEFAULT_MAX_ANSWER_WINDOW_MS, MIN_ANSWER_WINDOW_MS, MIN_TIER_MS } from '@hitl/protocol';
+import {
+  AudienceSchema,
+  DEFAULT_MAX_ANSWER_WINDOW_MS,
+  LIMITS,
+  MIN_ANSWER_WINDOW_MS,
+  MIN_TIER_MS,
+} from '@hitl/protocol';
 import { z } from 'zod';
 
 /** `all`: ask for every call; `gated`: ask by the rules; `yolo`: ask for none (each pass is logged). */
@@ -30,8 +36,22 @@ export const ToolOverrideSchema = z
     confidenceThreshold: ThresholdSchema.optional(),
     approvalTimeoutMs: TimeoutSchema.optional(),
     approvalWindowMs: WindowSchema.optional(),
+    /**
+     * Who approves this tool's calls (a team or users of the inquiry node's directory); unset: the
+     * calling agent's own user.
+     */
+    approvers: AudienceSchema.optional(),
+    /**
+     * A two-person (or k-person) rule: this many different approvers must approve (DESIGN §6.5). The
+     * tool is then always put to people, whatever the mode, and the grant is issued only at the quorum.
+     */
+    quorum: z.number().int().min(2).max(LIMITS.quorumMax).optional(),
   })
-  .strict();
+  .strict()
+  .refine((tool) => tool.quorum === undefined || tool.approvers !== undefined, {
+    message: 'a quorum needs approvers (a team or users) to vote',
+    path: ['approvers'],
+  });
 export type ToolOverride = z.infer<typeof ToolOverrideSchema>;
 
 /** The policy file (YAML or JSON). Unknown keys are errors, so a typo never silently relaxes the gate. */
