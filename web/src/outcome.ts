@@ -6,7 +6,10 @@ export function outcomeText(
   resolvedBy: ResolvedBy | undefined,
   thisDevice = false,
 ): string {
-  const where = thisDevice ? 'this device' : showInvisible(resolvedBy?.deviceName ?? 'another device');
+  const device = thisDevice ? 'this device' : showInvisible(resolvedBy?.deviceName ?? 'another device');
+  // Someone of a team (or of several people asked): say who, not only where.
+  const where =
+    !thisDevice && resolvedBy?.userId ? `${device} by ${showInvisible(resolvedBy.userId)}` : device;
   if (resolvedBy?.kind === 'decision-agent') {
     return `Decided by the fallback (${resolvedBy.strategy ?? 'agent'}) after ${triggerText(resolvedBy.trigger)}`;
   }

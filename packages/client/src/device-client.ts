@@ -20,6 +20,7 @@ import {
   applyResolved,
   applySync,
   applyUpdated,
+  applyVotes,
   emptyPendingState,
   newestFirst,
   type PendingState,
@@ -241,6 +242,15 @@ class SocketDeviceClient implements DeviceClient {
 
   /** Applies an ending learned from this device's own ack, before (or instead of) the broadcast. */
   private settleFromAck(inquiryId: string, event: Ending, ack: DeviceAck): void {
+    if (ack.ok && ack.status === 'pending') {
+      // A vote on a quorum approval was counted: the card stays, with the votes so far.
+      const next = applyVotes(this.state, inquiryId, ack.votes ?? []);
+      if (next !== this.state) {
+        this.state = next;
+        this.publish({});
+      }
+      return;
+    }
     if (ack.ok) {
       const kind = event === 'inquiry:timeout' ? 'device-timer' : 'human';
       const resolvedBy: ResolvedBy = { kind, deviceId: this.deviceId, deviceName: this.deviceName };

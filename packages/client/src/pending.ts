@@ -1,4 +1,4 @@
-import type { DeviceInquiry, InquiryResolvedEvent, InquirySyncEvent } from '@hitl/protocol';
+import type { DeviceInquiry, InquiryResolvedEvent, InquirySyncEvent, Vote } from '@hitl/protocol';
 
 /** A pending inquiry as a device holds it: the server's copy plus its deadline on the local clock. */
 export interface PendingInquiry extends DeviceInquiry {
@@ -77,6 +77,13 @@ export function applyUpdated(state: PendingState, inquiry: DeviceInquiry, localN
   if (!held) return state;
   const merged = { ...held, ...received(inquiry, localNow) };
   return { ...state, inquiries: new Map(state.inquiries).set(inquiry.inquiryId, merged) };
+}
+
+/** A counted vote on a quorum approval (this device's own ack): the votes so far, kept on the card. */
+export function applyVotes(state: PendingState, inquiryId: string, votes: Vote[]): PendingState {
+  const held = state.inquiries.get(inquiryId);
+  if (!held || (held.votes?.length ?? 0) > votes.length) return state;
+  return { ...state, inquiries: new Map(state.inquiries).set(inquiryId, { ...held, votes }) };
 }
 
 /** `inquiry:resolved` (or a settled ack): removes it and remembers that it ended. */

@@ -73,6 +73,24 @@ function CancelControl({ onCancel }: { onCancel(): Promise<void> }) {
   );
 }
 
+/** A team's escalation on the timeline: when it is due, or when it happened and whom it added. */
+function escalationEvents(inquiry: Inquiry): { at: number; what: string }[] {
+  const { escalation } = inquiry;
+  if (!escalation) return [];
+  const to = escalation.team ? `team ${escalation.team}` : escalation.users.join(', ');
+  if (escalation.escalatedAt !== undefined) {
+    return [
+      {
+        at: escalation.escalatedAt,
+        what: `escalated to ${showInvisible(to)} (${escalation.users.length} added)`,
+      },
+    ];
+  }
+  return inquiry.status === 'pending'
+    ? [{ at: escalation.at, what: `escalates to ${showInvisible(to)}` }]
+    : [];
+}
+
 /** Everything about one inquiry: what was asked, how it ended and when, and its audit-log entries. */
 export function InquiryDetail(props: {
   inquiry: Inquiry;
@@ -99,6 +117,11 @@ export function InquiryDetail(props: {
     ...(inquiry.resolvedAt !== undefined
       ? [{ at: inquiry.resolvedAt, what: `ended: ${outcomeText(inquiry.status, inquiry.resolvedBy)}` }]
       : []),
+    ...escalationEvents(inquiry),
+    ...(inquiry.votes ?? []).map((v) => ({
+      at: v.at,
+      what: `vote: ${showInvisible(v.userId)} ${v.vote === 'approve' ? 'approved' : 'rejected'}${v.deviceName ? ` on ${showInvisible(v.deviceName)}` : ''}`,
+    })),
     ...decisions.map((d) => ({
       at: d.at,
       what: `audit: ${d.decidedBy}${d.strategy ? ` (${d.strategy})` : ''}`,

@@ -1,5 +1,5 @@
 import type { PendingInquiry } from '@hitl/client';
-import { showInvisible } from '@hitl/protocol';
+import { showInvisible, type Vote } from '@hitl/protocol';
 import type { Actions } from './answer-form';
 import { approvalReasons, byteSize } from './approval-reasons';
 import { SendError, useSend } from './use-send';
@@ -42,16 +42,48 @@ function Reasons({ inquiry }: { inquiry: PendingInquiry }) {
   );
 }
 
+/** A quorum approval's standing: "1 of 2 approvals", who voted what, and whether this person has. */
+function Quorum({ inquiry, mine }: { inquiry: PendingInquiry; mine?: Vote }) {
+  const votes = inquiry.votes ?? [];
+  const approvals = votes.filter((v) => v.vote === 'approve').length;
+  const needed = inquiry.quorum ?? 1;
+  return (
+    <div className="quorum" role="status">
+      <p>
+        <strong>
+          {approvals} of {needed} approvals
+        </strong>
+        {mine
+          ? ` · you ${mine.vote === 'approve' ? 'approved' : 'rejected'}; waiting for ${Math.max(0, needed - approvals)} more`
+          : ` · ${needed} different people must approve; one reject stops it`}
+      </p>
+      {votes.length > 0 ? (
+        <ul className="votes">
+          {votes.map((v) => (
+            <li key={v.userId}>
+              {showInvisible(v.userId)} {v.vote === 'approve' ? 'approved' : 'rejected'}
+              {v.deviceName ? <span className="muted"> on {showInvisible(v.deviceName)}</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
 /**
  * An approval: why it was asked, the exact backend, tool and arguments the agent wants to run, and
  * Approve / Reject only (declining an approval is rejecting it: nothing runs either way).
  */
-export function ApprovalForm({ inquiry, actions }: { inquiry: PendingInquiry; actions: Actions }) {
+export function ApprovalForm(props: { inquiry: PendingInquiry; actions: Actions; userId?: string }) {
+  const { inquiry, actions, userId } = props;
   const { busy, error, run } = useSend();
   const { action } = inquiry;
+  const mine = inquiry.votes?.find((v) => v.userId === userId);
   return (
     <div className="approval">
       <Reasons inquiry={inquiry} />
+      {inquiry.quorum !== undefined ? <Quorum inquiry={inquiry} mine={mine} /> : null}
       {action ? (
         <dl className="action">
           <dt>Backend</dt>
@@ -71,24 +103,26 @@ export function ApprovalForm({ inquiry, actions }: { inquiry: PendingInquiry; ac
         <p className="muted">The agent did not say which action this approves.</p>
       )}
       <SendError error={error} />
-      <div className="buttons">
-        <button
-          type="button"
-          className="primary approve"
-          disabled={busy}
-          onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'approve'))}
-        >
-          Approve
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={busy}
-          onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'reject'))}
-        >
-          Reject
-        </button>
-      </div>
+      {mine ? null : (
+        <div className="buttons">
+          <button
+            type="button"
+            className="primary approve"
+            disabled={busy}
+            onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'approve'))}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'reject'))}
+          >
+            Reject
+          </button>
+        </div>
+      )}
     </div>
   );
 }

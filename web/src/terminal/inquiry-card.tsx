@@ -28,6 +28,8 @@ export function InquiryCard(props: {
   /** Once it ended: what was answered, in words (from the history), when there was an answer. */
   answered?: string;
   actions: Actions;
+  /** The signed-in person, so a quorum approval knows whether they voted. */
+  userId?: string;
 }) {
   const { inquiry, notice, actions } = props;
   const closed = notice !== undefined;
@@ -64,7 +66,7 @@ export function InquiryCard(props: {
           ) : null}
         </p>
       ) : inquiry.kind === 'approval' ? (
-        <ApprovalForm inquiry={inquiry} actions={actions} />
+        <ApprovalForm inquiry={inquiry} actions={actions} userId={props.userId} />
       ) : (
         <AnswerForm inquiry={inquiry} actions={actions} />
       )}

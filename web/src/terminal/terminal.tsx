@@ -106,6 +106,7 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
                 inquiry={inquiry}
                 notice={notice}
                 answered={notice ? answerOf(ended.get(inquiry.inquiryId)) : undefined}
+                userId={session.claims?.sub}
                 actions={{
                   answer: (id, response) => (client ? client.answer(id, response) : notConnected()),
                   refuse: (id) => (client ? client.refuse(id) : notConnected()),
