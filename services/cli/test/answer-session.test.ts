@@ -123,6 +123,22 @@ describe('the terminal session', () => {
     expect(failed.state).toMatchObject({ sending: false, draft: { inquiry: { inquiryId: q.inquiryId } } });
   });
 
+  it('a counted vote on a quorum approval says how the votes stand and moves on', () => {
+    const q = inquiry({ question: 'Wire 500?', kind: 'approval', options: undefined, quorum: 2 });
+    const sent = onLine(connectedWith([q]).state, 'approve', NOW);
+    const counted = onAck(
+      sent.state,
+      q.inquiryId,
+      { ok: true, status: 'pending', votes: [{ userId: 'me', vote: 'approve', at: NOW }] },
+      NOW,
+    );
+    expect(counted.print[0]).toBe(
+      '-- Your vote is counted: 1 of 2 approvals so far; the others decide the rest.',
+    );
+    expect(counted.state.draft).toBeUndefined();
+    expect(counted.state.sending).toBe(false);
+  });
+
   it('an ack that says someone else was first closes the question with the winner', () => {
     const q = inquiry({ question: 'Raced?' });
     const sent = onLine(connectedWith([q]).state, 'mine', NOW);

@@ -118,6 +118,15 @@ export function onResolved(state: SessionState, notice: ResolvedNotice, now: num
 /** The server's ack to this device's answer or refusal; a failure leaves the inquiry open to retry. */
 export function onAck(state: SessionState, inquiryId: string, ack: DeviceAck, now: number): Update {
   if (state.draft?.inquiry.inquiryId !== inquiryId) return none(state);
+  if (ack.ok && ack.status === 'pending') {
+    // A quorum approval counted this vote; the others decide the rest.
+    const approvals = ack.votes?.filter((v) => v.vote === 'approve').length ?? 0;
+    const needed = state.draft.inquiry.quorum ?? 1;
+    const { draft: _voted, ...rest } = state;
+    const pending = state.pending.filter((i) => i.inquiryId !== inquiryId);
+    const said = `-- Your vote is counted: ${approvals} of ${needed} approvals so far; the others decide the rest.`;
+    return offerNext(none({ ...rest, pending, sending: false }, [said]), now);
+  }
   // Normally the "resolved" event has already closed it; these cover an ending without one.
   if (ack.ok) return onResolved(state, { inquiryId, status: ack.status, byThisDevice: true }, now);
   if (ack.error.code === 'already_resolved') {
