@@ -99,7 +99,8 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
       },
       { url: 'http://10.1.2.3/private', secret: secret(), events: ['inquiry.created'], users: [user] },
     ];
-    await writeFile(file, JSON.stringify({ webhooks }));
+    const teams = { crew: { members: [user], askers: ['crew-bot'] } };
+    await writeFile(file, JSON.stringify({ webhooks, teams }));
     t = await startTestNode(kind, {
       HITL_DIRECTORY_FILE: file,
       HITL_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
@@ -195,6 +196,30 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
     const device = await t.token(user, 'device');
     expect((await t.rest('/api/webhooks/deliveries', { token: device })).status).toBe(403);
     expect((await t.rest('/api/webhooks/deliveries?limit=0', { token: ops })).status).toBe(400);
+  }, 30_000);
+
+  it('hears of a team question addressed to its user (asked by another), and its link answers as that user', async () => {
+    const agent = await t.mcp('crew-bot');
+    const call = agent.callTool({
+      name: 'send_inquiry',
+      arguments: { question: 'Crew: restart the worker?', audience: { team: 'crew' } },
+    });
+    const created = await until(() =>
+      receiver.received.find(
+        (r) => r.body.includes('Crew: restart the worker?') && r.body.includes('inquiry.created'),
+      ),
+    );
+    const { data } = JSON.parse(created.body) as { data: { answerUrl: string } };
+    const answered = await fetch(data.answerUrl, {
+      method: 'POST',
+      body: new URLSearchParams([['response', 'ok']]),
+    });
+    expect(answered.status).toBe(200);
+    expect(structured(await call)).toMatchObject({
+      status: 'answered',
+      answer: 'ok',
+      resolvedBy: { userId: user },
+    });
   }, 30_000);
 });
 

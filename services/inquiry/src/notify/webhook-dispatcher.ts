@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LinkTokens } from '@hitl/auth';
-import type { Delivery, Inquiry, Webhook, WebhookEvent } from '@hitl/protocol';
+import { audienceOf, type Delivery, type Inquiry, type Webhook, type WebhookEvent } from '@hitl/protocol';
 import type { Logger } from 'pino';
 import { Webhook as Signer } from 'standardwebhooks';
 import type { Clock, InquiryEvents } from '../core/ports.js';
@@ -59,8 +59,10 @@ export class WebhookDispatcher implements InquiryEvents {
   }
 
   private async dispatch(event: WebhookEvent, inquiry: Inquiry): Promise<void> {
+    // A webhook hears of an inquiry when it listens for any person it is addressed to.
+    const asked = audienceOf(inquiry);
     const hooks = this.deps.directory.current.webhooks.filter((hook) =>
-      listens(hook, event, inquiry.userId, this.deps.directory),
+      asked.some((userId) => listens(hook, event, userId, this.deps.directory)),
     );
     if (hooks.length === 0) return;
     try {
@@ -92,8 +94,9 @@ export class WebhookDispatcher implements InquiryEvents {
   }
 
   private async answerUrl(inquiry: Inquiry): Promise<string> {
+    // The link answers as one of the people asked (the asker's user may not be one of them).
     const token = await this.deps.links.sign({
-      userId: inquiry.userId,
+      userId: audienceOf(inquiry)[0] ?? inquiry.userId,
       inquiryId: inquiry.inquiryId,
       channel: 'webhook',
       expiresAt: inquiry.deadlines.answerBy ?? inquiry.deadlines.serviceAt,
