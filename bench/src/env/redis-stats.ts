@@ -27,3 +27,41 @@ export function perUnit(
     .map(([cmd, n]) => `${cmd}:${n.toFixed(1)}`)
     .join(',');
 }
+
+/** What a `MONITOR` window saw: commands the clients sent, commands Redis ran (scripts' included). */
+export interface MonitorCounts {
+  /** Commands written by clients (one each on the wire; a script call is one). */
+  sent: number;
+  /** Everything Redis ran: `sent` plus what the scripts called. */
+  run: number;
+  /** PUBLISH on the resolutions channel: one per resolved inquiry, so one per full cycle. */
+  resolutions: number;
+  /** Sent commands by name, e.g. `{ evalsha: 40, xadd: 20 }`. */
+  sentByName: Record<string, number>;
+}
+
+/**
+ * Watches `MONITOR` for `ms` and counts client commands apart from those scripts ran (Redis shows
+ * those with the source `lua`). `INFO commandstats` counts both together. MONITOR slows Redis a
+ * little: use a short window.
+ */
+export async function monitorCounts(url: string, ms: number, channelSuffix = 'resolved'): Promise<MonitorCounts> {
+  const redis = new Redis(url);
+  const counts: MonitorCounts = { sent: 0, run: 0, resolutions: 0, sentByName: {} };
+  try {
+    const monitor = await redis.monitor();
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      const name = String(args[0]).toLowerCase();
+      counts.run += 1;
+      if (name === 'publish' && String(args[1]).endsWith(channelSuffix)) counts.resolutions += 1;
+      if (source === 'lua') return;
+      counts.sent += 1;
+      counts.sentByName[name] = (counts.sentByName[name] ?? 0) + 1;
+    });
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    monitor.disconnect();
+    return counts;
+  } finally {
+    redis.disconnect();
+  }
+}
