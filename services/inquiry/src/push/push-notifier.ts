@@ -125,7 +125,7 @@ export class PushNotifier implements InquiryEvents {
     try {
       // Every user the inquiry is addressed to (the asker's user alone when it names no audience).
       const lists = await Promise.all(
-        audienceOf(inquiry).map((userId) => this.deps.subscriptions.list(userId)),
+        audienceOf(inquiry).map((userId) => this.deps.subscriptions.listForPush(userId)),
       );
       subscriptions = lists.flat();
     } catch (error) {
