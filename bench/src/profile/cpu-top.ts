@@ -116,5 +116,9 @@ for (const file of files) {
   );
 }
 print('self time by package', merged.byPackage, top);
-print('self time by caller package (native and node: time charged to the package above it)', merged.byCaller, top);
+print(
+  'self time by caller package (native and node: time charged to the package above it)',
+  merged.byCaller,
+  top,
+);
 print('self time by function', merged.byFunction, top);
