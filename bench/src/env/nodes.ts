@@ -71,7 +71,14 @@ export async function startNode(index: number, options: StartNodeOptions = {}): 
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      // A node that dies on its own says why (the scenario then fails on its missing process).
+      if (!stopping) process.stderr.write(`[bench] node ${index} exited (${code ?? signal}): ${tail}\n`);
+      resolve();
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node ${index} did not start in 30 s: ${tail}`)), 30_000);
     child.on('message', (message: { type?: string; url?: string }) => {
@@ -92,6 +99,7 @@ export async function startNode(index: number, options: StartNodeOptions = {}): 
     output: () => tail,
     stop: async (graceMs = 5000) => {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      stopping = true;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exited;

@@ -1,3 +1,4 @@
+import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 
 /** Calls per Redis command so far (`INFO commandstats`), e.g. `{ evalsha: 120, zadd: 30 }`. */
@@ -26,4 +27,56 @@ export function perUnit(
     .sort((a, b) => b[1] - a[1])
     .map(([cmd, n]) => `${cmd}:${n.toFixed(1)}`)
     .join(',');
+}
+
+/** What a `MONITOR` window saw: commands the clients sent, commands Redis ran (scripts' included). */
+export interface MonitorCounts {
+  /** Commands written by clients (one each on the wire; a script call is one). */
+  sent: number;
+  /** Everything Redis ran: `sent` plus what the scripts called. */
+  run: number;
+  /** PUBLISH on the resolutions channel: one per resolved inquiry, so one per full cycle. */
+  resolutions: number;
+  /** Sent commands by name, e.g. `{ evalsha: 40, xadd: 20 }`. */
+  sentByName: Record<string, number>;
+}
+
+/** One MONITOR line: `+<time> [<db> <source>] "<command>" "<arg>" ...`. */
+const MONITOR_LINE = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"(?: "([^"]*)")?/;
+
+/**
+ * Watches `MONITOR` for `ms` and counts client commands apart from those scripts ran (Redis shows
+ * those with the source `lua`). `INFO commandstats` counts both together. MONITOR slows Redis a
+ * little: use a short window. A plain socket (ioredis' monitor mode loses track of its queue under load).
+ */
+export async function monitorCounts(
+  url: string,
+  ms: number,
+  channelSuffix = 'resolved',
+): Promise<MonitorCounts> {
+  const { hostname, port } = new URL(url);
+  const counts: MonitorCounts = { sent: 0, run: 0, resolutions: 0, sentByName: {} };
+  const socket = createConnection({ host: hostname, port: Number(port) });
+  socket.on('error', () => {});
+  let rest = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\r\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const match = MONITOR_LINE.exec(line);
+      if (!match) continue;
+      const [, source, command, first] = match;
+      const name = String(command).toLowerCase();
+      counts.run += 1;
+      if (name === 'publish' && String(first).endsWith(channelSuffix)) counts.resolutions += 1;
+      if (source === 'lua') continue;
+      counts.sent += 1;
+      counts.sentByName[name] = (counts.sentByName[name] ?? 0) + 1;
+    }
+  });
+  socket.write('MONITOR\r\n');
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  socket.destroy();
+  return counts;
 }

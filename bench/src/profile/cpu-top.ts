@@ -1,7 +1,9 @@
 /**
  * `node bench/dist/profile/cpu-top.js <file.cpuprofile>... [--top N]`
  * Sums self time over V8 CPU profiles by function and by package (node_modules/<pkg>, our
- * workspaces, node internals) and prints the biggest, with their share of all samples.
+ * workspaces, node internals) and prints the biggest, with their share of all samples. A third
+ * table charges native and `node:` self time (socket writes, microtasks) to the nearest package frame
+ * above it, so a `writeUtf8String` shows up under ioredis, socket.io or Hono, whichever wrote.
  */
 import { readFileSync } from 'node:fs';
 
@@ -25,6 +27,38 @@ export function packageOf(url: string): string {
   if (inModules?.[1]) return inModules[1];
   const ours = url.match(/\/work\/main\/([^/]+\/[^/]+)\//) ?? url.match(/\/(packages|services)\/([^/]+)\//);
   return ours ? `ours:${ours[1]}${ours[2] ? `/${ours[2]}` : ''}` : url;
+}
+
+/** Whose self time a package's is, for the caller view: native and `node:` frames are nobody's. */
+const OWNERLESS = new Set(['(native/gc/idle)', 'node:internal']);
+
+/**
+ * Per node, the nearest package above it that is neither native nor `node:` (itself when it is one);
+ * `(idle)`, `(program)` and `(garbage collector)` stay what they are.
+ */
+export function callerPackages(profile: Profile): Map<number, string> {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const owner = new Map<number, string>();
+  const find = (id: number): string => {
+    const known = owner.get(id);
+    if (known !== undefined) return known;
+    const node = byId.get(id) as ProfileNode;
+    const own = packageOf(node.callFrame.url);
+    const up = parent.get(id);
+    const result = !OWNERLESS.has(own)
+      ? own
+      : node.callFrame.functionName.startsWith('(')
+        ? node.callFrame.functionName
+        : up === undefined
+          ? own
+          : find(up);
+    owner.set(id, result);
+    return result;
+  };
+  for (const n of profile.nodes) find(n.id);
+  return owner;
 }
 
 /** Self time in ms per key over one profile. */
@@ -54,7 +88,11 @@ const args = process.argv.slice(2);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 30;
 const files = args.filter((a, i) => a !== '--top' && i !== topAt + 1);
-const merged = { byPackage: new Map<string, number>(), byFunction: new Map<string, number>() };
+const merged = {
+  byPackage: new Map<string, number>(),
+  byCaller: new Map<string, number>(),
+  byFunction: new Map<string, number>(),
+};
 for (const file of files) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const add = (into: Map<string, number>, from: Map<string, number>) => {
@@ -63,6 +101,11 @@ for (const file of files) {
   add(
     merged.byPackage,
     selfTimes(profile, (n) => packageOf(n.callFrame.url)),
+  );
+  const callers = callerPackages(profile);
+  add(
+    merged.byCaller,
+    selfTimes(profile, (n) => callers.get(n.id) ?? '?'),
   );
   add(
     merged.byFunction,
@@ -73,4 +116,9 @@ for (const file of files) {
   );
 }
 print('self time by package', merged.byPackage, top);
+print(
+  'self time by caller package (native and node: time charged to the package above it)',
+  merged.byCaller,
+  top,
+);
 print('self time by function', merged.byFunction, top);

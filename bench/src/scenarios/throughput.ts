@@ -4,7 +4,7 @@ import type { Fields } from '../core/summary.js';
 import { cpuSeconds, cpuTimes } from '../env/limits.js';
 import { BENCH_SECRET } from '../env/nodes.js';
 import { startProfiledNodes } from '../env/probe-handle.js';
-import { commandCounts, perUnit } from '../env/redis-stats.js';
+import { commandCounts, monitorCounts, perUnit } from '../env/redis-stats.js';
 import { allNext, startWorker } from '../env/workers.js';
 import type { ThroughputParams, ThroughputResult } from '../load/throughput.js';
 import { sleep } from '../load/util.js';
@@ -52,7 +52,10 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   const redisBefore = await commandCounts(redis.url);
   const cpuBefore = pids.map(cpuSeconds);
   const sysBefore = nodes.map((n) => cpuTimes(n.pid).system);
-  await sleep(durationMs);
+  // The last 2 s of the window also under MONITOR: commands sent by the nodes vs run by Redis.
+  const monitorMs = Math.min(2000, Math.floor(durationMs / 2));
+  await sleep(durationMs - monitorMs);
+  const monitored = await monitorCounts(redis.url, monitorMs);
   const cpuAfter = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] as number));
   const nodeSys = nodes.reduce((a, n, i) => a + cpuTimes(n.pid).system - (sysBefore[i] as number), 0);
   const redisAfter = await commandCounts(redis.url);
@@ -78,6 +81,8 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
     node_cpu_sys_share: nodeSys / Math.max(0.01, nodeCpu),
     redis_cmds_per_cycle: (sum(redisAfter) - sum(redisBefore)) / Math.max(1, completed),
     redis_cmds: perUnit(redisBefore, redisAfter, completed),
+    redis_sent_per_cycle: monitored.sent / Math.max(1, monitored.resolutions),
+    redis_sent: perUnit({}, monitored.sentByName, monitored.resolutions),
     ...faults,
     ok: faults.faults === 0 && completed > 0,
     goal: perSecond >= GOAL_PER_S && faults.faults === 0 ? 'met' : 'missed',

@@ -71,8 +71,16 @@ export interface InquiryStore {
   countPending(userId: string): Promise<number>;
   /** Pending inquiries of all users (for the metrics gauge; may briefly count a just-resolved one). */
   countAllPending(): Promise<number>;
-  /** Ends a pending inquiry; exactly one of any number of concurrent calls wins. */
-  resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult>;
+  /**
+   * Ends a pending inquiry; exactly one of any number of concurrent calls wins. `asker`: the
+   * inquiry's `userId` and `idempotencyKey` when the caller has read it (they never change), so a
+   * store can drop its indexes in the same step; the outcome is the same without it.
+   */
+  resolve(
+    inquiryId: string,
+    resolution: Resolution,
+    asker?: Pick<Inquiry, 'userId' | 'idempotencyKey'>,
+  ): Promise<ResolveResult>;
   /**
    * Casts `vote` on a pending quorum approval, in one atomic step across nodes: a user votes once; a
    * reject, or the approval that brings the approvals to `inquiry.quorum`, ends it with `decides`

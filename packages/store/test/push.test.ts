@@ -11,7 +11,12 @@ import {
   SqlitePushSubscriptionStore,
   sharedVapidKeys,
 } from '../src/index.js';
-import { runPushSubscriptionContract, startRedisServer, type TestRedisServer } from '../src/testing/index.js';
+import {
+  eventually,
+  runPushSubscriptionContract,
+  startRedisServer,
+  type TestRedisServer,
+} from '../src/testing/index.js';
 import { deletePrefix } from './redis-helpers.js';
 
 let server: TestRedisServer;
@@ -51,6 +56,48 @@ runPushSubscriptionContract('sqlite', async () => {
       await rm(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe('redis push subscriptions for sending, on several instances', () => {
+  const open = (prefix: string) => new RedisPushSubscriptionStore({ redis: server.url, prefix });
+  const record = (n: number) => ({
+    userId: 'u1',
+    endpoint: `https://push.example/send/${n}`,
+    keys: { p256dh: `BP${String(n).padStart(85, 'x')}`, auth: 'a'.repeat(22) },
+    at: 1000 + n,
+  });
+
+  it('keeps a list until a change is heard, from any instance; forgets all when its feed drops', async () => {
+    const prefix = `test:${randomUUID()}:`;
+    const [a, b] = [open(prefix), open(prefix)];
+    const admin = new Redis(server.url);
+    try {
+      await eventually(async () => {
+        await b.listForPush('u1');
+        return (await admin.pubsub('NUMSUB', `${prefix}push:changed`))[1] === 2;
+      });
+      expect(await b.listForPush('u1')).toEqual([]);
+      const saved = await a.save(record(1), 20);
+      await eventually(async () => (await b.listForPush('u1')).length === 1);
+      expect((await b.listForPush('u1'))[0]?.id).toBe(saved.id);
+      // Kept: a record written behind the stores' backs (no message) is not seen for sending...
+      await admin.hset(`${prefix}user:{u:u1}:push`, 'sneaked', JSON.stringify({ id: 'sneaked' }));
+      expect((await b.listForPush('u1')).map((r) => r.id)).toEqual([saved.id]);
+      expect((await b.list('u1')).map((r) => r.id).sort()).toEqual([saved.id, 'sneaked'].sort());
+      // ...until a change is heard from another instance.
+      expect(await a.remove('u1', saved.id)).toBe(true);
+      await eventually(async () => (await b.listForPush('u1')).map((r) => r.id).join() === 'sneaked');
+      // A dropped subscription forgets everything (changes may have been missed meanwhile).
+      await admin.hdel(`${prefix}user:{u:u1}:push`, 'sneaked');
+      expect((await b.listForPush('u1')).map((r) => r.id)).toEqual(['sneaked']);
+      await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      await eventually(async () => (await b.listForPush('u1')).length === 0);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await deletePrefix(server.url, prefix);
+      admin.disconnect();
+    }
+  });
 });
 
 const subscription = {

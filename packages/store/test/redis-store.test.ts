@@ -47,6 +47,12 @@ function openStore(options: { retentionMs?: number; reconnectDelayMs?: number; p
   return { store, redis, prefix, keys: storeKeys(prefix) };
 }
 
+/** Scripts run so far on the test server (INFO commandstats). */
+async function evalshaCalls(): Promise<number> {
+  const info = await admin.info('commandstats');
+  return Number(/cmdstat_evalsha:calls=(\d+)/.exec(info)?.[1] ?? 0);
+}
+
 /** The part of a key Redis Cluster hashes to pick its slot. */
 function hashTag(key: string): string {
   const open = key.indexOf('{');
@@ -98,12 +104,12 @@ describe('RedisInquiryStore on a real server', () => {
     await store.create(inquiry);
     const id = inquiry.inquiryId;
     const idem = keys.idempotency('user-a', 'order-7');
-    expect(new Set([keys.inquiry(id), keys.events(id)].map(hashTag))).toEqual(new Set([id]));
+    expect(hashTag(keys.inquiry(id))).toBe(id);
     expect(new Set([idem, keys.userPending('user-a'), keys.userAll('user-a')].map(hashTag))).toEqual(
       new Set(['u:user-a']),
     );
     expect(await redis.hget(keys.inquiry(id), 'status')).toBe('pending');
-    expect(await redis.xlen(keys.events(id))).toBe(1);
+    expect(await redis.hget(keys.inquiry(id), 'events')).toBe(`created ${inquiry.createdAt}`);
     expect(await redis.get(idem)).toBe(id);
     expect(await redis.zscore(keys.deadlines, id)).toBe(String(inquiry.deadlines.serviceAt));
     for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
@@ -113,16 +119,47 @@ describe('RedisInquiryStore on a real server', () => {
     expect(hashTtl).toBeGreaterThan(100_000); // service deadline (50 s) + retention (60 s)
     expect(await redis.pttl(idem)).toBeLessThanOrEqual(hashTtl);
 
-    await store.resolve(id, answered('S'));
-    expect(await redis.xlen(keys.events(id))).toBe(2);
+    const resolution = answered('S');
+    await store.resolve(id, resolution);
+    expect(await redis.hget(keys.inquiry(id), 'events')).toBe(
+      `created ${inquiry.createdAt};resolved answered ${resolution.resolvedAt}`,
+    );
     const endedTtl = await redis.pttl(keys.inquiry(id));
     expect(endedTtl).toBeLessThanOrEqual(60_000);
-    expect(await redis.pttl(keys.events(id))).toBeLessThanOrEqual(60_000);
     expect(await redis.pttl(idem)).toBeLessThanOrEqual(endedTtl);
     for (const set of [keys.userPending('user-a'), keys.pending, keys.deadlines]) {
       expect(await redis.zscore(set, id)).toBeNull();
     }
     expect(await redis.zscore(keys.userAll('user-a'), id)).toBe('0');
+  });
+
+  it('resolves and drops the indexes in one script when the caller names the asker', async () => {
+    const { store, redis, keys, prefix } = openStore({ retentionMs: 60_000 });
+    const inquiry = sampleInquiry({ idempotencyKey: 'order-8' });
+    await store.create(inquiry);
+    const id = inquiry.inquiryId;
+    const idem = keys.idempotency('user-a', 'order-8');
+    // A wrong hint changes nothing but the work: the asker's set is still cleaned. (This also loads
+    // the script, so the count below sees one EVALSHA, not a NOSCRIPT and an EVAL.)
+    const other = sampleInquiry();
+    await store.create(other);
+    expect(await store.resolve(other.inquiryId, answered('U'), { userId: 'user-z' })).toMatchObject({
+      kind: 'won',
+    });
+    await eventually(async () => (await redis.zscore(keys.userPending('user-a'), other.inquiryId)) === null);
+    const scriptsBefore = await evalshaCalls();
+    expect(
+      await store.resolve(id, answered('T'), { userId: 'user-a', idempotencyKey: 'order-8' }),
+    ).toMatchObject({ kind: 'won', inquiry: { status: 'answered', answer: 'T' } });
+    expect(await evalshaCalls()).toBe(scriptsBefore + 1);
+    for (const set of [keys.userPending('user-a'), keys.pending, keys.deadlines]) {
+      expect(await redis.zscore(set, id)).toBeNull();
+    }
+    // The key expires with the hash, not after it (both shortened in the same script).
+    const expiresAt = (key: string) => redis.call('PEXPIRETIME', key) as Promise<number>;
+    expect(await expiresAt(idem)).toBe(await expiresAt(keys.inquiry(id)));
+    expect(await redis.pttl(idem)).toBeGreaterThan(0);
+    expect(await redis.keys(`${prefix}*:events`)).toEqual([]);
   });
 
   it('keeps a pending inquiry with a week-long answer window its service deadline plus the retention', async () => {
@@ -133,7 +170,7 @@ describe('RedisInquiryStore on a real server', () => {
     const inquiry = sampleInquiry({ idempotencyKey: 'week', deadlines });
     await store.create(inquiry);
     const idem = keys.idempotency('user-a', 'week');
-    for (const key of [keys.inquiry(inquiry.inquiryId), keys.events(inquiry.inquiryId), idem]) {
+    for (const key of [keys.inquiry(inquiry.inquiryId), idem]) {
       const ttl = await redis.pttl(key);
       expect(ttl).toBeGreaterThan(week + 60_000 - 10_000);
       expect(ttl).toBeLessThanOrEqual(week + 60_000);
@@ -178,7 +215,6 @@ describe('RedisInquiryStore on a real server', () => {
     const create = (token: string) =>
       redis.hitlCreate(
         keys.inquiry(id),
-        keys.events(id),
         JSON.stringify(sampleInquiry({ inquiryId: id })),
         60_000,
         '',
@@ -191,7 +227,6 @@ describe('RedisInquiryStore on a real server', () => {
     const resolve = (token: string) =>
       redis.hitlResolve(
         keys.inquiry(id),
-        keys.events(id),
         'answered',
         '{"status":"answered"}',
         60_000,
@@ -202,8 +237,59 @@ describe('RedisInquiryStore on a real server', () => {
     expect((await resolve('call-1'))[0]).toBe(1);
     expect((await resolve('call-1'))[0]).toBe(1);
     expect((await resolve('call-2'))[0]).toBe(0);
-    expect(await redis.xlen(keys.events(id))).toBe(2); // created + resolved, once each
+    expect(await redis.hget(keys.inquiry(id), 'events')).toBe('created 1;resolved answered 1'); // once each
     expect(await store.get(id)).toMatchObject({ status: 'answered' });
+  });
+
+  it('gives a re-sent one-step create or resolve its first outcome', async () => {
+    const { store, redis, keys } = openStore();
+    const inquiry = sampleInquiry({ idempotencyKey: 'again' });
+    const id = inquiry.inquiryId;
+    const idem = keys.idempotency('user-a', 'again');
+    const userSets = [keys.userPending('user-a'), keys.userAll('user-a')] as const;
+    const globals = [keys.deadlines, keys.pending, keys.all] as const;
+    const create = (withKey: '0' | '1', cap: number) =>
+      redis.hitlCreateAtOnce(
+        idem,
+        ...userSets,
+        keys.inquiry(id),
+        ...globals,
+        id,
+        cap,
+        60_000,
+        withKey,
+        JSON.stringify(inquiry),
+        '',
+        1,
+        2,
+      );
+    expect((await create('1', 1))[0]).toBe(1);
+    expect((await create('1', 1))[0]).toBe(1); // its own id under the key, at the cap of 1
+    expect((await create('0', 1))[0]).toBe(1); // its own hash
+    expect(await store.countPending('user-a')).toBe(1);
+    const resolve = (token: string) =>
+      redis.hitlResolveAtOnce(
+        keys.inquiry(id),
+        keys.userPending('user-a'),
+        idem,
+        keys.deadlines,
+        keys.pending,
+        'answered',
+        '{"status":"answered"}',
+        60_000,
+        keys.resolvedChannel,
+        3,
+        token,
+        id,
+        '1',
+        '1',
+      );
+    expect((await resolve('call-1'))[0]).toBe(1);
+    expect((await resolve('call-1'))[0]).toBe(1);
+    expect((await resolve('call-2'))[0]).toBe(0);
+    expect(await redis.hget(keys.inquiry(id), 'events')).toBe('created 1;resolved answered 3');
+    expect(await store.countPending('user-a')).toBe(0);
+    expect(await redis.zscore(keys.deadlines, id)).toBeNull();
   });
 
   it('does not let a stale pending member hold the cap', async () => {

@@ -47,6 +47,10 @@ export class MemoryPushSubscriptionStore implements PushSubscriptionStore {
     return records ? [...records.values()].sort(byAge).map((record) => structuredClone(record)) : [];
   }
 
+  listForPush(userId: string): Promise<PushSubscriptionRecord[]> {
+    return this.list(userId);
+  }
+
   async remove(userId: string, id: string): Promise<boolean> {
     return this.byUser.get(userId)?.delete(id) ?? false;
   }

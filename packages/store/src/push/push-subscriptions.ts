@@ -64,6 +64,12 @@ export interface PushSubscriptionStore {
   save(subscription: NewPushSubscription, maxPerUser: number): Promise<SavePushResult>;
   /** The user's subscriptions, least recently saved first. */
   list(userId: string): Promise<PushSubscriptionRecord[]>;
+  /**
+   * The same, for sending pushes: may be kept by the node between changes, so a save or delete on
+   * another node shows up once the node hears of it (a pub/sub message, about a round trip later);
+   * one on this store instance shows up at once.
+   */
+  listForPush(userId: string): Promise<PushSubscriptionRecord[]>;
   /** Deletes the user's subscription `id`; false when the user has none by that id. */
   remove(userId: string, id: string): Promise<boolean>;
   /** Deletes the user's subscription at `endpoint` (the push service said it is gone); false when none. */

@@ -104,6 +104,10 @@ export class SqlitePushSubscriptionStore implements PushSubscriptionStore {
     return rows.map(toRecord);
   }
 
+  listForPush(userId: string): Promise<PushSubscriptionRecord[]> {
+    return this.list(userId);
+  }
+
   async remove(userId: string, id: string): Promise<boolean> {
     const result = this.db
       .prepare('DELETE FROM push_subscriptions WHERE user_id = ? AND id = ?')

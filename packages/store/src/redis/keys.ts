@@ -1,20 +1,19 @@
 /**
  * Every Redis key and channel name the store uses, built in this one place.
  *
- * Hash tags (`{...}`) keep keys that one script touches in one Cluster slot: an inquiry's hash and
- * its events share `{<id>}`; a user's idempotency keys, sets and tasks share `{u:<userId>}`. Global keys
- * are each touched alone.
+ * Hash tags (`{...}`) keep keys that one script touches in one Cluster slot: an inquiry's hash is
+ * `{<id>}`; a user's idempotency keys, sets and tasks share `{u:<userId>}`. On a Cluster global
+ * keys are each touched alone; on one Redis, create and resolve touch them in their one script.
  */
 export interface StoreKeys {
   /**
    * Hash: `inquiry` (immutable JSON as created), `status`, `resolution` (JSON), `suggested` (JSON),
-   * a quorum approval's `votes` (JSON array), `approvals` (count) and `voter:<userId>` (one per vote),
-   * `escalatedAt` (epoch ms), and the tokens of the calls that created, resolved and escalated it
+   * `events` (its event log: `created <at>`, then `;resolved <status> <at>`), a quorum approval's
+   * `votes` (JSON array), `approvals` (count) and `voter:<userId>` (one per vote), `escalatedAt` (epoch
+   * ms), and the tokens of the calls that created (on a Cluster), resolved and escalated it
    * (`createOp`, `resolveOp`, `escalateOp`).
    */
   inquiry(inquiryId: string): string;
-  /** Stream of the inquiry's events (`created`, `resolved`). */
-  events(inquiryId: string): string;
   /** String: the inquiry id this user's idempotency key names. */
   idempotency(userId: string, idempotencyKey: string): string;
   /** Sorted set (score 0, lex order = creation order): the user's pending inquiry ids. */
@@ -56,7 +55,6 @@ export function storeKeys(prefix: string): StoreKeys {
   const user = (userId: string) => `${prefix}user:{u:${userId}}`;
   return {
     inquiry: (inquiryId) => `${prefix}inq:{${inquiryId}}`,
-    events: (inquiryId) => `${prefix}inq:{${inquiryId}}:events`,
     idempotency: (userId, idempotencyKey) => `${user(userId)}:idem:${idempotencyKey}`,
     userPending: (userId) => `${user(userId)}:pending`,
     userAll: (userId) => `${user(userId)}:all`,

@@ -8,7 +8,7 @@ import { otherMembers, unindex, type WriteContext } from './writes.js';
 
 /*
  * What changes on a pending inquiry before it ends (DESIGN §6.5): a quorum approval's votes
- * (vote-2.lua) and its escalation (escalate-1.lua), each one atomic step on the inquiry's slot.
+ * (vote-1.lua) and its escalation (escalate-1.lua), each one atomic step on the inquiry's slot.
  */
 
 /** One vote; a deciding one is resolved like resolve-2 (this node's waiters hear it through `onWon`). */
@@ -22,10 +22,9 @@ export async function voteOn(
   const { redis, keys } = ctx;
   const startedAt = performance.now();
   const reply = readReply(
-    'vote-2',
+    'vote-1',
     await redis.hitlVote(
       keys.inquiry(inquiryId),
-      keys.events(inquiryId),
       vote.userId,
       JSON.stringify(vote),
       vote.vote,
@@ -40,7 +39,7 @@ export async function voteOn(
   );
   if (reply.code === ScriptCode.NotFound) return { kind: 'not_found' };
   const inquiry = decodeFields(reply.fields);
-  if (!inquiry) throw new Error(`vote-2 returned no inquiry for ${inquiryId}`);
+  if (!inquiry) throw new Error(`vote-1 returned no inquiry for ${inquiryId}`);
   switch (reply.code) {
     case ScriptCode.Counted:
       return { kind: 'counted', inquiry };
@@ -50,7 +49,12 @@ export async function voteOn(
       return { kind: 'lost', inquiry };
   }
   onWon(inquiry);
-  await unindex(ctx, inquiry, startedAt);
+  // vote-1 ends the inquiry on its own slot only: every index is cleaned here (the resolve-at-once
+  // script does the global ones itself, so unindex leaves them out on one Redis).
+  await Promise.allSettled([
+    unindex(ctx, inquiry, startedAt),
+    ...(ctx.atOnce ? [redis.zrem(keys.deadlines, inquiryId), redis.zrem(keys.pending, inquiryId)] : []),
+  ]);
   return { kind: 'won', inquiry };
 }
 

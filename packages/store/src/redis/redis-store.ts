@@ -1,5 +1,5 @@
 import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
-import type { Cluster, Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
 import type {
@@ -20,7 +20,7 @@ import { countPending, listDue, listDueEscalations, listPage, readInquiry } from
 import { escalateInquiry, voteOn } from './progress.js';
 import { ResolutionFeed } from './resolution-feed.js';
 import { defineScripts } from './scripts.js';
-import { createInquiry, resolveInquiry, suggestAnswer, type WriteContext } from './writes.js';
+import { type AskerHint, createInquiry, resolveInquiry, suggestAnswer, type WriteContext } from './writes.js';
 
 /** Options of {@link RedisInquiryStore}. */
 export interface RedisStoreOptions {
@@ -39,7 +39,8 @@ export interface RedisStoreOptions {
 
 /**
  * The distributed store: inquiries in Redis (or a Redis Cluster), shared by every node. Creating and
- * resolving are Lua scripts (src/lua), so the first answer wins atomically; resolutions reach every
+ * resolving are Lua scripts (src/lua; one each on one Redis, one per slot on a Cluster), so the first
+ * answer wins atomically; resolutions reach every
  * node over one pub/sub subscription per store instance, and waiters re-read state after any
  * reconnect because pub/sub is at-most-once.
  *
@@ -65,7 +66,13 @@ export class RedisInquiryStore implements InquiryStore {
     this.keys = storeKeys(options.prefix ?? 'hitl:');
     this.now = options.now ?? Date.now;
     const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
-    this.ctx = { redis: this.redis, keys: this.keys, now: this.now, retentionMs };
+    this.ctx = {
+      redis: this.redis,
+      keys: this.keys,
+      now: this.now,
+      retentionMs,
+      atOnce: !(this.redis instanceof Cluster),
+    };
     defineScripts(this.redis);
     this.feed = new ResolutionFeed(this.redis, this.keys.resolvedChannel, {
       resolved: (inquiry) => {
@@ -112,10 +119,10 @@ export class RedisInquiryStore implements InquiryStore {
     return this.ctx.redis.zcard(this.ctx.keys.pending);
   }
 
-  resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult> {
+  resolve(inquiryId: string, resolution: Resolution, asker?: AskerHint): Promise<ResolveResult> {
     // This node's waiters wake on the reply; the published message wakes the others (and is a
     // no-op here). Listeners still hear each resolution once, from the subscription.
-    return resolveInquiry(this.ctx, inquiryId, resolution, (inquiry) => this.waiters.wake(inquiry));
+    return resolveInquiry(this.ctx, inquiryId, resolution, asker, (inquiry) => this.waiters.wake(inquiry));
   }
 
   vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {

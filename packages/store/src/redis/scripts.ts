@@ -15,20 +15,36 @@ declare module 'ioredis' {
       keyTtlMs: number,
       hasKey: '0' | '1',
     ): Result<RawReply, Context>;
-    /** src/lua/create-2.lua */
+    /** src/lua/create-1.lua (a Cluster's step 2) */
     hitlCreate(
       inquiryKey: string,
-      eventsKey: string,
       inquiryJson: string,
       ttlMs: number,
       suggestedJson: string,
       createdAt: number,
       callToken: string,
     ): Result<RawReply, Context>;
-    /** src/lua/resolve-2.lua */
+    /** src/lua/create-at-once-7.lua (one Redis) */
+    hitlCreateAtOnce(
+      idempotencyKey: string,
+      userPending: string,
+      userAll: string,
+      inquiryKey: string,
+      deadlines: string,
+      pending: string,
+      all: string,
+      inquiryId: string,
+      maxPending: number,
+      ttlMs: number,
+      hasKey: '0' | '1',
+      inquiryJson: string,
+      suggestedJson: string,
+      createdAt: number,
+      serviceAt: number,
+    ): Result<RawReply, Context>;
+    /** src/lua/resolve-1.lua (a Cluster) */
     hitlResolve(
       inquiryKey: string,
-      eventsKey: string,
       status: string,
       resolutionJson: string,
       retentionMs: number,
@@ -36,10 +52,26 @@ declare module 'ioredis' {
       resolvedAt: number,
       callToken: string,
     ): Result<RawReply, Context>;
-    /** src/lua/vote-2.lua */
+    /** src/lua/resolve-at-once-5.lua (one Redis) */
+    hitlResolveAtOnce(
+      inquiryKey: string,
+      userPending: string,
+      idempotencyKey: string,
+      deadlines: string,
+      pending: string,
+      status: string,
+      resolutionJson: string,
+      retentionMs: number,
+      channel: string,
+      resolvedAt: number,
+      callToken: string,
+      inquiryId: string,
+      hasKey: '0' | '1',
+      knowsAsker: '0' | '1',
+    ): Result<RawReply, Context>;
+    /** src/lua/vote-1.lua */
     hitlVote(
       inquiryKey: string,
-      eventsKey: string,
       userId: string,
       voteJson: string,
       vote: string,

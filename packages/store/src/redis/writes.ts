@@ -2,21 +2,30 @@ import { randomUUID } from 'node:crypto';
 import { audienceOf, type Inquiry, type Resolution } from '@hitl/protocol';
 import { readReply } from '../lua-kit/script-reply.js';
 import type { CreateOptions, CreateResult, NewInquiry, ResolveResult } from '../store.js';
-import { decodeFields, encodeNew, encodeResolution } from './codec.js';
+import { decodeFields, type EncodedInquiry, encodeNew, encodeResolution } from './codec.js';
 import { ScriptCode } from './codes.js';
-import { prunePending, type ReadContext } from './listing.js';
+import { prunePending, type ReadContext, readInquiry } from './listing.js';
 
 /** What the write paths need from the store. */
 export interface WriteContext extends ReadContext {
   retentionMs: number;
+  /**
+   * One Redis (not a Cluster): create and resolve are each one script over keys of several slots
+   * (create-at-once-7, resolve-at-once-5). On a Cluster they are a script per slot.
+   */
+  atOnce: boolean;
 }
 
-// Scripts that write take a per-call token: ioredis re-sends a command whose reply a dropped
-// connection lost, and the token lets the script tell its own earlier run from someone else's.
+/** What a resolve may know of the inquiry beforehand (neither ever changes). */
+export type AskerHint = Pick<Inquiry, 'userId' | 'idempotencyKey'>;
+
+// Scripts that write take a per-call token (or a fresh id): ioredis re-sends a command whose reply a
+// dropped connection lost, and the script must tell its own earlier run from someone else's.
 
 /**
- * Create, in two steps because the user's keys and the inquiry's keys live in different slots:
- * reserve-3 (idempotency key + pending cap) then create-2 (the hash, written only if absent), then
+ * Create. On one Redis: create-at-once-7 (key, cap, user's sets, hash, global indexes) in one step.
+ * On a Cluster, in steps because the user's keys and the inquiry's live in different slots:
+ * reserve-3 (idempotency key + pending cap) then create-1 (the hash, written only if absent), then
  * the global indexes.
  */
 export async function createInquiry(
@@ -24,23 +33,46 @@ export async function createInquiry(
   input: NewInquiry,
   options: CreateOptions,
 ): Promise<CreateResult> {
-  const { redis, keys } = ctx;
   const ttlMs = Math.max(1, Math.ceil(input.deadlines.serviceAt - ctx.now())) + ctx.retentionMs;
-  let reserved = await reserve(ctx, input, options, ttlMs);
+  const step = ctx.atOnce ? createAtOnce : reserve;
+  const encoded = encodeNew(input, input.inquiryId);
+  let reserved = await step(ctx, input, options, ttlMs, encoded);
   // The cap counts set members; drop stale ones (a failed clean-up, an expired inquiry) and retry once.
   if (reserved.code === ScriptCode.OverLimit && (await prunePending(ctx, input.userId)) > 0) {
-    reserved = await reserve(ctx, input, options, ttlMs);
+    reserved = await step(ctx, input, options, ttlMs, encoded);
   }
   if (reserved.code === ScriptCode.OverLimit) return { kind: 'limit', pending: Number(reserved.fields[0]) };
-  // Existed: the key names an inquiry. If its hash is missing (a crash between the two steps),
-  // create-2 writes it now, under that id.
+  if (ctx.atOnce && reserved.code === ScriptCode.Done) {
+    return { kind: 'ok', inquiry: newInquiry(encoded), created: true };
+  }
+  // Existed: the key names an inquiry. If its hash is missing (a crash between reserve-3 and
+  // create-1), create-1 writes it now, under that id.
   const inquiryId = reserved.fields[0] ?? input.inquiryId;
+  if (ctx.atOnce) {
+    const existing = await readInquiry(ctx, inquiryId);
+    if (existing) return { kind: 'ok', inquiry: existing, created: false };
+  }
+  return writeReserved(ctx, input, inquiryId, ttlMs);
+}
+
+/** The inquiry as a create that wrote it returns it (as a read would), without reading it back. */
+function newInquiry(encoded: EncodedInquiry): Inquiry {
+  return decodeFields([encoded.inquiry, 'pending', null, encoded.suggested || null]) as Inquiry;
+}
+
+/** Steps 2 and 3 of a create on a Cluster (or a repair on one Redis): the hash, then the global indexes. */
+async function writeReserved(
+  ctx: WriteContext,
+  input: NewInquiry,
+  inquiryId: string,
+  ttlMs: number,
+): Promise<CreateResult> {
+  const { redis, keys } = ctx;
   const encoded = encodeNew(input, inquiryId);
   const written = readReply(
-    'create-2',
+    'create-1',
     await redis.hitlCreate(
       keys.inquiry(inquiryId),
-      keys.events(inquiryId),
       encoded.inquiry,
       ttlMs,
       encoded.suggested,
@@ -51,11 +83,9 @@ export async function createInquiry(
     ScriptCode,
   );
   const created = written.code === ScriptCode.Done;
-  const inquiry = decodeFields(
-    created ? [encoded.inquiry, 'pending', null, encoded.suggested || null] : written.fields,
-  );
+  const inquiry = created ? newInquiry(encoded) : decodeFields(written.fields);
   if (!inquiry) throw new Error(`inquiry ${inquiryId} vanished while being created`);
-  // Re-adding on an idempotent retry repairs a crash right after create-2; a member that outlives
+  // Re-adding on an idempotent retry repairs a crash right after create-1; a member that outlives
   // the inquiry is skipped (and removed) by the read paths.
   if (inquiry.status === 'pending') {
     await Promise.all([
@@ -65,15 +95,66 @@ export async function createInquiry(
         : []),
       redis.zadd(keys.pending, 0, inquiryId),
       redis.zadd(keys.all, 0, inquiryId),
-      // The audience's own sets (the asker's were written by reserve-3): each member lists it and
-      // counts it as pending. One command per member: each user's keys live in their own slot.
-      ...otherMembers(inquiry).flatMap((userId) => [
-        redis.zadd(keys.userPending(userId), 0, inquiryId),
-        redis.zadd(keys.userAll(userId), 0, inquiryId),
-      ]),
+      addToMembers(ctx, inquiry),
     ]);
   }
   return { kind: 'ok', inquiry, created };
+}
+
+/**
+ * The audience's own sets (the asker's were written with the reserve): each member lists it and
+ * counts it as pending. One command per member: each user's keys live in their own slot.
+ */
+function addToMembers(ctx: WriteContext, inquiry: Inquiry): Promise<unknown> {
+  const { redis, keys } = ctx;
+  return Promise.all(
+    otherMembers(inquiry).flatMap((userId) => [
+      redis.zadd(keys.userPending(userId), 0, inquiry.inquiryId),
+      redis.zadd(keys.userAll(userId), 0, inquiry.inquiryId),
+    ]),
+  );
+}
+
+async function createAtOnce(
+  ctx: WriteContext,
+  input: NewInquiry,
+  options: CreateOptions,
+  ttlMs: number,
+  encoded: EncodedInquiry,
+) {
+  const { keys } = ctx;
+  const { userId, idempotencyKey, inquiryId } = input;
+  const reply = readReply(
+    'create-at-once-7',
+    await ctx.redis.hitlCreateAtOnce(
+      keys.idempotency(userId, idempotencyKey ?? ''),
+      keys.userPending(userId),
+      keys.userAll(userId),
+      keys.inquiry(inquiryId),
+      keys.deadlines,
+      keys.pending,
+      keys.all,
+      inquiryId,
+      options.maxPendingPerUser ?? 0,
+      ttlMs,
+      idempotencyKey === undefined ? '0' : '1',
+      encoded.inquiry,
+      encoded.suggested,
+      input.createdAt,
+      input.deadlines.serviceAt,
+    ),
+    [ScriptCode.Done, ScriptCode.Existed, ScriptCode.OverLimit],
+    ScriptCode,
+  );
+  // An audience's other members: their sets are in their own slots (rare; a command each); so is the
+  // escalation index.
+  if (reply.code === ScriptCode.Done && input.audience !== undefined) {
+    await Promise.all([
+      addToMembers(ctx, newInquiry(encoded)),
+      ...(input.escalation ? [ctx.redis.zadd(keys.escalations, input.escalation.at, inquiryId)] : []),
+    ]);
+  }
+  return reply;
 }
 
 async function reserve(ctx: WriteContext, input: NewInquiry, options: CreateOptions, ttlMs: number) {
@@ -96,48 +177,83 @@ async function reserve(ctx: WriteContext, input: NewInquiry, options: CreateOpti
 }
 
 /**
- * Resolve-once (resolve-2, one atomic step on the inquiry's slot), then best-effort clean-up.
- * `onWon` hears the win as soon as Redis confirms it (before the clean-up and before the published
- * message comes back), so waiters on this node need not wait for the pub/sub round trip.
+ * Resolve-once, then the clean-up. On one Redis, when the caller knows the asker: one step
+ * (resolve-at-once-5). Otherwise resolve-1 (or resolve-at-once-5 without the user's keys), then a
+ * best-effort clean-up of the user's keys. `onWon` hears the win as soon as Redis confirms it (before
+ * any clean-up and before the published message comes back), so waiters on this node need not wait
+ * for the pub/sub round trip.
  */
 export async function resolveInquiry(
   ctx: WriteContext,
   inquiryId: string,
   resolution: Resolution,
+  asker?: AskerHint,
   onWon?: (inquiry: Inquiry) => void,
 ): Promise<ResolveResult> {
   const { redis, keys } = ctx;
   const startedAt = performance.now();
+  const args = [
+    resolution.status,
+    encodeResolution(resolution),
+    ctx.retentionMs,
+    keys.resolvedChannel,
+    resolution.resolvedAt,
+    randomUUID(),
+  ] as const;
+  const raw = ctx.atOnce
+    ? await redis.hitlResolveAtOnce(
+        keys.inquiry(inquiryId),
+        keys.userPending(asker?.userId ?? ''),
+        keys.idempotency(asker?.userId ?? '', asker?.idempotencyKey ?? ''),
+        keys.deadlines,
+        keys.pending,
+        ...args,
+        inquiryId,
+        asker?.idempotencyKey === undefined ? '0' : '1',
+        asker === undefined ? '0' : '1',
+      )
+    : await redis.hitlResolve(keys.inquiry(inquiryId), ...args);
   const reply = readReply(
-    'resolve-2',
-    await redis.hitlResolve(
-      keys.inquiry(inquiryId),
-      keys.events(inquiryId),
-      resolution.status,
-      encodeResolution(resolution),
-      ctx.retentionMs,
-      keys.resolvedChannel,
-      resolution.resolvedAt,
-      randomUUID(),
-    ),
+    ctx.atOnce ? 'resolve-at-once-5' : 'resolve-1',
+    raw,
     [ScriptCode.Done, ScriptCode.Existed, ScriptCode.NotFound],
     ScriptCode,
   );
   if (reply.code === ScriptCode.NotFound) return { kind: 'not_found' };
   const inquiry = decodeFields(reply.fields);
-  if (!inquiry) throw new Error(`resolve-2 returned no inquiry for ${inquiryId}`);
+  if (!inquiry) throw new Error(`resolve returned no inquiry for ${inquiryId}`);
   if (reply.code === ScriptCode.Existed) return { kind: 'lost', inquiry };
   onWon?.(inquiry);
-  await unindex(ctx, inquiry, startedAt);
+  const cleanedUp = ctx.atOnce && asker?.userId === inquiry.userId;
+  if (!cleanedUp || otherMembers(inquiry).length > 0 || inquiry.escalation) {
+    await unindex(ctx, inquiry, startedAt, !cleanedUp);
+  }
   return { kind: 'won', inquiry };
 }
 
-/** Best effort: a failure leaves stale members that the read paths skip and remove. */
-export async function unindex(ctx: WriteContext, inquiry: Inquiry, resolveStartedAt: number): Promise<void> {
+/**
+ * Best effort: a failure leaves stale members that the read paths skip and remove. `asker` false:
+ * the asker's keys and the global sets were done by the script; only the audience's sets are left.
+ */
+export async function unindex(
+  ctx: WriteContext,
+  inquiry: Inquiry,
+  resolveStartedAt: number,
+  asker = true,
+): Promise<void> {
   const { redis, keys } = ctx;
   const { inquiryId, userId, idempotencyKey } = inquiry;
   // The hash's TTL was set at least this long ago, so the key expires no later than the hash.
   const keyTtlMs = Math.max(1, Math.floor(ctx.retentionMs - (performance.now() - resolveStartedAt)));
+  const members = [
+    ...otherMembers(inquiry).map((userId) => redis.zrem(keys.userPending(userId), inquiryId)),
+    // Escalations have their own index, never cleaned by the resolve scripts (rare: only team questions).
+    ...(inquiry.escalation ? [redis.zrem(keys.escalations, inquiryId)] : []),
+  ];
+  if (!asker) {
+    await Promise.allSettled(members);
+    return;
+  }
   await Promise.allSettled([
     redis.hitlRelease(
       keys.userPending(userId),
@@ -146,10 +262,8 @@ export async function unindex(ctx: WriteContext, inquiry: Inquiry, resolveStarte
       keyTtlMs,
       idempotencyKey === undefined ? '0' : '1',
     ),
-    redis.zrem(keys.deadlines, inquiryId),
-    ...(inquiry.escalation ? [redis.zrem(keys.escalations, inquiryId)] : []),
-    redis.zrem(keys.pending, inquiryId),
-    ...otherMembers(inquiry).map((userId) => redis.zrem(keys.userPending(userId), inquiryId)),
+    ...(ctx.atOnce ? [] : [redis.zrem(keys.deadlines, inquiryId), redis.zrem(keys.pending, inquiryId)]),
+    ...members,
   ]);
 }
 

@@ -65,6 +65,18 @@ export function runPushSubscriptionContract(name: string, make: MakePushStore): 
       expect(await store.list('u2')).toEqual([]);
     });
 
+    it('lists for sending what this instance saved and deleted, at once', async () => {
+      const store = await open();
+      expect(await store.listForPush('u1')).toEqual([]);
+      const first = await store.save({ userId: 'u1', endpoint: endpoint(1), keys: keys(1), at: 1000 }, 20);
+      expect((await store.listForPush('u1')).map((record) => record.id)).toEqual([first.id]);
+      await store.save({ userId: 'u1', endpoint: endpoint(1), keys: keys(9), at: 2000 }, 20);
+      expect(await store.listForPush('u1')).toEqual(await store.list('u1'));
+      expect((await store.listForPush('u1'))[0]?.keys).toEqual(keys(9));
+      expect(await store.removeEndpoint('u1', endpoint(1))).toBe(true);
+      expect(await store.listForPush('u1')).toEqual([]);
+    });
+
     it('the same endpoint again updates the record in place (same id, new keys), no duplicate', async () => {
       const store = await open();
       const first = await store.save({ userId: 'u1', endpoint: endpoint(1), keys: keys(1), at: 1000 }, 20);

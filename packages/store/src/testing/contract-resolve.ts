@@ -9,9 +9,15 @@ export function resolveContract(open: MakeStore): void {
       const fixture = await open();
       const stores = [fixture.store, await peerOf(fixture)];
       const inquiry = await createNew(fixture.store, { idempotencyKey: 'contested' });
+      // Some callers name the asker (as the service does after reading the inquiry), some do not.
+      const asker = { userId: 'user-a', idempotencyKey: 'contested' };
       const results = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
-          stores[i % 2]!.resolve(inquiry.inquiryId, answered(`answer ${i}`, `device-${i}`)),
+          stores[i % 2]!.resolve(
+            inquiry.inquiryId,
+            answered(`answer ${i}`, `device-${i}`),
+            i % 3 === 0 ? asker : undefined,
+          ),
         ),
       );
       const won = results.filter((r) => r.kind === 'won');
@@ -25,6 +31,8 @@ export function resolveContract(open: MakeStore): void {
       expect(await fixture.store.get(inquiry.inquiryId)).toEqual(winner);
       expect(await fixture.store.countPending('user-a')).toBe(0);
       expect(await fixture.store.getByKey('user-a', 'contested')).toEqual(winner);
+      expect((await fixture.store.list({ status: 'pending', limit: 10 })).items).toEqual([]);
+      expect(await fixture.store.listDue(Date.now() + 3_600_000, 10)).toEqual([]);
     });
 
     it('answers not_found for an unknown inquiry', async () => {

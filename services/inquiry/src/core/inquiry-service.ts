@@ -205,20 +205,24 @@ export class InquiryService {
     const plan = fallback?.plan(inquiry, ending);
     if (fallback && plan) {
       return fallback.run(inquiry, plan, (resolution, decision) =>
-        this.write(inquiryId, ending, resolution, decision),
+        this.write(inquiry, ending, resolution, decision),
       );
     }
-    return this.write(inquiryId, ending, resolutionFor(inquiry, ending, config.texts, now));
+    return this.write(inquiry, ending, resolutionFor(inquiry, ending, config.texts, now));
   }
 
-  /** The atomic resolve (first writer wins); the winner informs devices and metrics and starts the audit append. */
+  /**
+   * The atomic resolve (first writer wins); the winner informs devices and metrics and starts the
+   * audit append. `read` is the inquiry as settle read it: its asker lets the store drop the indexes
+   * in the same step.
+   */
   private async write(
-    inquiryId: string,
+    read: Inquiry,
     ending: Ending,
     resolution: Resolution,
     decision?: Decision,
   ): Promise<ResolveResult> {
-    const result = await this.deps.store.resolve(inquiryId, resolution);
+    const result = await this.deps.store.resolve(read.inquiryId, resolution, read);
     if (result.kind === 'won') this.announce(result.inquiry, ending, decision);
     return result;
   }

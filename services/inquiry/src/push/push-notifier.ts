@@ -129,7 +129,7 @@ export class PushNotifier implements InquiryEvents {
     let subscriptions: PushSubscriptionRecord[];
     try {
       // Every user the inquiry is addressed to (the asker's user alone when it names no audience).
-      const lists = await Promise.all(users.map((userId) => this.deps.subscriptions.list(userId)));
+      const lists = await Promise.all(users.map((userId) => this.deps.subscriptions.listForPush(userId)));
       subscriptions = lists.flat();
     } catch (error) {
       this.log(inquiry).warn({ err: error, type }, 'push: could not read subscriptions');

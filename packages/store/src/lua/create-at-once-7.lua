@@ -1,0 +1,59 @@
+--[[
+  All of create in one step, on one Redis (not a Cluster: the keys span slots): the idempotency key,
+  the pending cap, the user's sets, the hash and the global indexes.
+
+  Input:
+    KEYS[1] idempotency key        user:{u:<userId>}:idem:<key>  (untouched when ARGV[4] is '0')
+    KEYS[2] user's pending ids     sorted set, score 0
+    KEYS[3] user's ids             sorted set, score 0
+    KEYS[4] inquiry hash           inq:{<id>}
+    KEYS[5] deadlines              sorted set, score = service deadline
+    KEYS[6] all pending ids        sorted set, score 0
+    KEYS[7] all ids                sorted set, score 0
+
+    ARGV[1] the new inquiry id (fresh per call: nobody else writes it)
+    ARGV[2] pending inquiries the user may hold (0: no cap)
+    ARGV[3] TTL of the hash and the key, ms (service deadline + retention)
+    ARGV[4] '1' when the caller sent an idempotency key, else '0'
+    ARGV[5] the inquiry as created, JSON (no status, no suggested answer)
+    ARGV[6] suggested answer, JSON, or '' for none
+    ARGV[7] createdAt, epoch ms (event log)
+    ARGV[8] service deadline, epoch ms
+
+  Output:
+    {1}          created; also when it already was by this call (ioredis re-sends a command whose
+                 reply a dropped connection lost: the id is this call's own, so finding it means that)
+    {0, id}      the idempotency key already names inquiry `id` (another id); nothing written
+    {-3, count}  over the cap: the user holds `count` pending ids; nothing written
+]]
+local inquiryId = ARGV[1]
+local hasKey = ARGV[4] == '1'
+if hasKey then
+  local existing = redis.call('GET', KEYS[1])
+  if existing then
+    return {existing == inquiryId and 1 or 0, existing}
+  end
+end
+if redis.call('EXISTS', KEYS[4]) == 1 then
+  return {1}
+end
+
+local cap = tonumber(ARGV[2])
+if cap > 0 then
+  local count = redis.call('ZCARD', KEYS[2])
+  if count >= cap then
+    return {-3, count}
+  end
+end
+
+if hasKey then
+  redis.call('SET', KEYS[1], inquiryId, 'PX', ARGV[3])
+end
+redis.call('ZADD', KEYS[2], 0, inquiryId)
+redis.call('ZADD', KEYS[3], 0, inquiryId)
+local hashKey, inquiryJson, ttlMs, suggestedJson, createdAt, createOp = KEYS[4], ARGV[5], ARGV[3], ARGV[6], ARGV[7], false
+-- #include write-new
+redis.call('ZADD', KEYS[5], ARGV[8], inquiryId)
+redis.call('ZADD', KEYS[6], 0, inquiryId)
+redis.call('ZADD', KEYS[7], 0, inquiryId)
+return {1}

@@ -1,0 +1,14 @@
+-- Writes a new inquiry's hash and its TTL. The caller has set the locals:
+--   hashKey, inquiryJson, ttlMs, suggestedJson ('' for none), createdAt, createOp (false: none)
+-- `events` is the inquiry's event log, appended to by the resolve (end-pending.lua).
+local fields = {'inquiry', inquiryJson, 'status', 'pending', 'events', 'created ' .. createdAt}
+if createOp then
+  fields[#fields + 1] = 'createOp'
+  fields[#fields + 1] = createOp
+end
+if suggestedJson ~= '' then
+  fields[#fields + 1] = 'suggested'
+  fields[#fields + 1] = suggestedJson
+end
+redis.call('HSET', hashKey, unpack(fields))
+redis.call('PEXPIRE', hashKey, ttlMs)

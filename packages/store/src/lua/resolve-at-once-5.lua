@@ -1,0 +1,33 @@
+--[[
+  resolve-1.lua and its clean-up in one step, on one Redis (not a Cluster: the keys span slots):
+  when this call wins, the id also leaves the asker's pending set, the deadlines and the global
+  pending set, and the idempotency key is shortened to the hash's new TTL (if it still names the id).
+
+  Input:
+    KEYS[1] inquiry hash           inq:{<id>}
+    KEYS[2] asker's pending ids    user:{u:<userId>}:pending   (untouched when ARGV[9] is '0')
+    KEYS[3] idempotency key        user:{u:<userId>}:idem:<key> (untouched unless ARGV[8] is '1')
+    KEYS[4] deadlines              sorted set
+    KEYS[5] all pending ids        sorted set
+
+    ARGV[1..6] as resolve-1.lua (status, resolution JSON, retention ms, channel, resolvedAt, token)
+    ARGV[7] the inquiry id
+    ARGV[8] '1' when the inquiry has an idempotency key, else '0'
+    ARGV[9] '1' when KEYS[2] and KEYS[3] are the inquiry's asker's (the caller knew the asker), else
+            '0': the caller drops the id from the user's set itself (release-2.lua)
+
+  Output: as resolve-1.lua.
+]]
+local hashKey, status, resolutionJson, retentionMs, channel, resolvedAt, resolveOp =
+  KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+-- #include end-pending
+local inquiryId = ARGV[7]
+if ARGV[9] == '1' then
+  redis.call('ZREM', KEYS[2], inquiryId)
+  if ARGV[8] == '1' and redis.call('GET', KEYS[3]) == inquiryId then
+    redis.call('PEXPIRE', KEYS[3], retentionMs)
+  end
+end
+redis.call('ZREM', KEYS[4], inquiryId)
+redis.call('ZREM', KEYS[5], inquiryId)
+return {1, f[1], status, resolutionJson, f[4], f[7], f[8]}
