@@ -114,3 +114,6 @@ export type Device = z.infer<typeof DeviceSchema>;
 
 export const DeviceListSchema = z.object({ items: z.array(DeviceSchema) });
 export type DeviceList = z.infer<typeof DeviceListSchema>;
+
+/** `DELETE /api/devices/:jti` → 200. */
+export const DeviceRevokedSchema = z.object({ revoked: z.object({ jti: z.string() }) });
