@@ -33,9 +33,7 @@ export function normalizePairingCode(typed: string): string {
 
 /** True when `code` (normalized) has the length and alphabet of a pairing code. */
 export function isPairingCode(code: string): boolean {
-  return (
-    code.length === PAIRING_LIMITS.codeLength && [...code].every((ch) => PAIRING_ALPHABET.includes(ch))
-  );
+  return code.length === PAIRING_LIMITS.codeLength && [...code].every((ch) => PAIRING_ALPHABET.includes(ch));
 }
 
 /** `ABCD2345` as `ABCD-2345`, for people to read and type. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryDeviceStore, openStateDatabase, RedisDeviceStore, SqliteDeviceStore } from '../src/index.js';
 import { runDeviceContract, startRedisServer, type TestRedisServer } from '../src/testing/index.js';
 import { deletePrefix } from './redis-helpers.js';
+import { onRedis, onSqlite } from './store-fixtures.js';
 
 let server: TestRedisServer;
 beforeAll(async () => {
@@ -21,31 +22,11 @@ runDeviceContract('memory', async () => {
   return { store, cleanup: () => store.close() };
 });
 
-runDeviceContract('redis', async () => {
-  const prefix = `test:${randomUUID()}:`;
-  const store = new RedisDeviceStore({ redis: server.url, prefix });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await deletePrefix(server.url, prefix);
-    },
-  };
-});
+runDeviceContract('redis', () =>
+  onRedis(server.url, (redis, prefix) => new RedisDeviceStore({ redis, prefix })),
+);
 
-runDeviceContract('sqlite', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'hitl-devices-'));
-  const database = openStateDatabase(join(dir, 'hitl.db'));
-  const store = new SqliteDeviceStore(database.db);
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      database.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+runDeviceContract('sqlite', () => onSqlite((db) => new SqliteDeviceStore(db)));
 
 describe('redis pairings and devices', () => {
   it('a pairing key expires with the pairing; a user’s devices sit under the user’s hash tag', async () => {

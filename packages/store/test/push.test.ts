@@ -13,6 +13,7 @@ import {
 } from '../src/index.js';
 import { runPushSubscriptionContract, startRedisServer, type TestRedisServer } from '../src/testing/index.js';
 import { deletePrefix } from './redis-helpers.js';
+import { onRedis, onSqlite } from './store-fixtures.js';
 
 let server: TestRedisServer;
 beforeAll(async () => {
@@ -27,31 +28,11 @@ runPushSubscriptionContract('memory', async () => {
   return { store, cleanup: () => store.close() };
 });
 
-runPushSubscriptionContract('redis', async () => {
-  const prefix = `test:${randomUUID()}:`;
-  const store = new RedisPushSubscriptionStore({ redis: server.url, prefix });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await deletePrefix(server.url, prefix);
-    },
-  };
-});
+runPushSubscriptionContract('redis', () =>
+  onRedis(server.url, (redis, prefix) => new RedisPushSubscriptionStore({ redis, prefix })),
+);
 
-runPushSubscriptionContract('sqlite', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'hitl-push-'));
-  const database = openStateDatabase(join(dir, 'hitl.db'));
-  const store = new SqlitePushSubscriptionStore(database.db);
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      database.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+runPushSubscriptionContract('sqlite', () => onSqlite((db) => new SqlitePushSubscriptionStore(db)));
 
 const subscription = {
   userId: 'u1',
