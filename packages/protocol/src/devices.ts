@@ -53,15 +53,16 @@ export function pairingCodeOf(text: string): string | undefined {
 }
 
 /**
- * A device name as people typed it, cleaned: control, format (bidi, zero-width) and separator
- * characters other than a plain space dropped, runs of spaces made one, trimmed. Then 1..100 characters.
+ * A device name as people typed it, cleaned: line breaks and tabs made spaces, other control and
+ * format characters (bidi, zero-width) dropped, runs of spaces made one, trimmed. Then 1..100 characters.
  */
 export const DeviceNameSchema = z
   .string()
   .max(1000)
   .transform((name) =>
     name
-      .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+      .replace(/[\t\n\v\f\r\p{Zl}\p{Zp}]/gu, ' ')
+      .replace(/[\p{Cc}\p{Cf}]/gu, '')
       .replace(/\s+/gu, ' ')
       .trim(),
   )
