@@ -1,5 +1,6 @@
 import { isNativeShell } from '@hitl/mobile-shell';
 import { lazy, Suspense, useState } from 'react';
+import { PairPage } from './devices/pair-page';
 import { nodeOrigin, tokenFromPaste } from './platform/node-url';
 import { disablePush } from './platform/web-push';
 import { deviceIdentity, loadSession, type Session, saveDeviceName, saveToken, signOut } from './session';
@@ -23,6 +24,18 @@ export function App() {
   // A pasted device link also tells the page (in the native shell: the app) which node to use.
   const signIn = (value: string) => setSession(saveToken(localStorage, tokenFromPaste(localStorage, value)));
 
+  const [pairing, setPairing] = useState(() => window.location.pathname === '/pair');
+  if (pairing) {
+    return (
+      <PairPage
+        onSignedIn={(next) => {
+          setPairing(false);
+          setIdentity(deviceIdentity(localStorage, navigator.userAgent));
+          setSession(next);
+        }}
+      />
+    );
+  }
   if (!session) return <SignIn onToken={signIn} />;
   if (nodeOrigin(localStorage, window.location) === null) {
     const problem =

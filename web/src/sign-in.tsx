@@ -23,6 +23,9 @@ export function SignIn({ onToken, problem }: { onToken(token: string): void; pro
           Open the device link that <code>hitl serve</code> prints (it ends in <code>/?token=…</code>), or
           paste a device or ops token made with <code>hitl token create --user you --role device</code>.
         </p>
+        <p>
+          Signed in on another device already? <a href="/pair">Pair this device with a code</a>.
+        </p>
         <form onSubmit={submit} className="stack">
           <label htmlFor="token">Token</label>
           <input

@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'too_many_pending',
   'unavailable',
   'internal',
+  /** A pairing code that is wrong, used or expired (one answer for all three: DESIGN §6.7). */
+  'invalid_pairing',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,5 +1,6 @@
 export * from './decisions.js';
 export * from './deliveries.js';
+export * from './devices.js';
 export * from './directory.js';
 export * from './errors.js';
 export * from './events.js';

@@ -160,7 +160,10 @@ export const InquirySchema = InquiryContentSchema.extend({
   /** The escalation planned for it (a team with `escalateTo`), and when it happened. */
   escalation: EscalationSchema.optional(),
   /** A quorum approval's votes so far, in the order they were cast. */
-  votes: z.array(VoteSchema).max(LIMITS.audienceUsers * 2).optional(),
+  votes: z
+    .array(VoteSchema)
+    .max(LIMITS.audienceUsers * 2)
+    .optional(),
   asker: AskerSchema,
   idempotencyKey: z.string().optional(),
   createdAt: z.number(),

@@ -1,3 +1,13 @@
+export {
+  type DeviceRecord,
+  type DeviceStore,
+  type DeviceTouch,
+  type PairingRecord,
+  touched,
+} from './devices/devices.js';
+export { MemoryDeviceStore } from './devices/memory-devices.js';
+export { type RedisDeviceOptions, RedisDeviceStore } from './devices/redis-devices.js';
+export { SqliteDeviceStore } from './devices/sqlite-devices.js';
 export { newInquiryId } from './ids.js';
 export { copyLuaFiles } from './lua-kit/copy-lua.js';
 export { defineScriptFiles, loadScriptDir, type RawReply, type ScriptFile } from './lua-kit/script-loader.js';

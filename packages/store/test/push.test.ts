@@ -18,6 +18,7 @@ import {
   type TestRedisServer,
 } from '../src/testing/index.js';
 import { deletePrefix } from './redis-helpers.js';
+import { onRedis, onSqlite } from './store-fixtures.js';
 
 let server: TestRedisServer;
 beforeAll(async () => {
@@ -32,31 +33,11 @@ runPushSubscriptionContract('memory', async () => {
   return { store, cleanup: () => store.close() };
 });
 
-runPushSubscriptionContract('redis', async () => {
-  const prefix = `test:${randomUUID()}:`;
-  const store = new RedisPushSubscriptionStore({ redis: server.url, prefix });
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      await deletePrefix(server.url, prefix);
-    },
-  };
-});
+runPushSubscriptionContract('redis', () =>
+  onRedis(server.url, (redis, prefix) => new RedisPushSubscriptionStore({ redis, prefix })),
+);
 
-runPushSubscriptionContract('sqlite', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'hitl-push-'));
-  const database = openStateDatabase(join(dir, 'hitl.db'));
-  const store = new SqlitePushSubscriptionStore(database.db);
-  return {
-    store,
-    cleanup: async () => {
-      await store.close();
-      database.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+runPushSubscriptionContract('sqlite', () => onSqlite((db) => new SqlitePushSubscriptionStore(db)));
 
 describe('redis push subscriptions for sending, on several instances', () => {
   const open = (prefix: string) => new RedisPushSubscriptionStore({ redis: server.url, prefix });

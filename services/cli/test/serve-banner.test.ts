@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +11,14 @@ import { SECRET } from './node-process.js';
 const BIN = fileURLToPath(new URL('../bin/hitl.js', import.meta.url));
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
-/** Starts `hitl serve` and resolves with everything it printed up to the end of its banner. */
-function bannerOf(env: Record<string, string>): Promise<string> {
+/**
+ * Starts `hitl serve` and resolves with everything it printed up to the end of its banner, after
+ * `whileRunning` (given the banner) is done with the running node.
+ */
+function bannerOf(
+  env: Record<string, string>,
+  whileRunning: (banner: string) => Promise<void> = async () => {},
+): Promise<string> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -22,10 +31,15 @@ function bannerOf(env: Record<string, string>): Promise<string> {
     }, 20_000);
     child.stdout.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      if (!/npx hitl token create[^\n]*\n/.test(seen)) return;
+      // pino writes its line asynchronously: under load it can come after the banner.
+      if (!/npx hitl token create[^\n]*\n/.test(seen) || !seen.includes('"msg":"node listening"')) return;
       clearTimeout(timer);
-      child.kill('SIGKILL');
-      resolve(seen);
+      const banner = seen;
+      seen = '\u0000';
+      void whileRunning(banner)
+        .finally(() => child.kill('SIGKILL'))
+        .then(() => new Promise((done) => child.once('exit', done)))
+        .then(() => resolve(banner), reject);
     });
   });
 }
@@ -74,5 +88,31 @@ describe('the start banner', () => {
     expect(text).toContain('  device URL:    http://127.0.0.1:8787/?token=D');
     expect(text).toContain('More tokens: npx hitl token create');
     expect(text).not.toMatch(/[^x] hitl token/);
+  });
+
+  it('once signed in on a device, the next start offers the pairing page instead of a raw device token', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'hitl-banner-'));
+    try {
+      const first = await bannerOf({ HITL_STATE_DIR: stateDir }, async (banner) => {
+        const deviceUrl = new URL(banner.match(/device URL:\s+(\S+)/)?.[1] ?? 'http://missing');
+        // The person opens the device URL: the node records that device.
+        const token = deviceUrl.searchParams.get('token') ?? '';
+        const seen = await fetch(`${deviceUrl.origin}/api/devices`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(seen.status).toBe(200);
+      });
+      expect(first).toMatch(/ {2}device URL: {4}http:\/\/\S+\/\?token=eyJ/);
+      expect(first).toContain('add your other devices from its Devices view');
+
+      const second = await bannerOf({ HITL_STATE_DIR: stateDir });
+      const url = second.match(/at (http:\/\/\S+)\n/)?.[1] ?? 'no url';
+      expect(second).toContain(`  add a device:  ${url}/pair with a code from Devices → Add a device`);
+      expect(second).not.toContain('device URL:');
+      expect(second).toContain('npx hitl answer --pair <code>');
+      expect(second).toMatch(/ops URL: {7}http:\/\/\S+\/\?token=eyJ/);
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
   MAX_SERVICE_TIER_MS,
   MIN_ANSWER_WINDOW_MS,
   MIN_TIER_MS,
+  PAIRING_LIMITS,
   type TimeoutTiers,
   tierOrderProblems,
 } from '@hitl/protocol';
@@ -56,6 +57,7 @@ const EnvSchema = z.object({
   HITL_MAX_PENDING_PER_USER: int(1000),
   HITL_MAX_SOCKETS_PER_TOKEN: int(20, 1),
   HITL_HANDSHAKES_PER_MIN: int(60),
+  HITL_PAIRING_TTL_MS: int(PAIRING_LIMITS.maxTtlMs, 1000, PAIRING_LIMITS.maxTtlMs),
   HITL_HEARTBEAT_MS: int(10_000, 100),
   HITL_RETENTION_MS: int(7 * 24 * 3600_000, 1000),
   HITL_SWEEP_MS: int(500, 10),
@@ -120,6 +122,8 @@ export interface Config {
   maxSocketsPerToken: number;
   /** Socket.IO handshakes per minute per token (an address gets five times it); 0: no limit. */
   handshakesPerMin: number;
+  /** How long a pairing code lives (`HITL_PAIRING_TTL_MS`, 1 s .. 10 min; DESIGN §6.7). */
+  pairingTtlMs: number;
   heartbeatMs: number;
   retentionMs: number;
   sweepMs: number;
@@ -217,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxPendingPerUser: e.HITL_MAX_PENDING_PER_USER,
     maxSocketsPerToken: e.HITL_MAX_SOCKETS_PER_TOKEN,
     handshakesPerMin: e.HITL_HANDSHAKES_PER_MIN,
+    pairingTtlMs: e.HITL_PAIRING_TTL_MS,
     heartbeatMs: e.HITL_HEARTBEAT_MS,
     retentionMs: e.HITL_RETENTION_MS,
     sweepMs: e.HITL_SWEEP_MS,

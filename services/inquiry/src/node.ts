@@ -2,12 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
 import { LinkTokens, TokenService } from '@hitl/auth';
-import { type Inquiry, listenOn } from '@hitl/protocol';
+import { type Inquiry, listenOn, PAIRING_LIMITS } from '@hitl/protocol';
 import {
+  type DeviceStore,
+  MemoryDeviceStore,
   MemoryRevocationStore,
   MemoryTaskStore,
+  RedisDeviceStore,
   RedisRevocationStore,
   RedisTaskStore,
+  SqliteDeviceStore,
   SqliteRevocationStore,
   SqliteTaskStore,
   type TaskStore,
@@ -21,6 +25,7 @@ import { InquiryService } from './core/inquiry-service.js';
 import { type Clock, type InquiryEvents, systemClock, within } from './core/ports.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { EscalationTimers, ServiceTimers } from './core/service-timers.js';
+import { DeviceSightings } from './devices/device-sightings.js';
 import type { DirectoryHolder } from './directory/directory.js';
 import { openDirectory } from './directory/open-directory.js';
 import { type EmbeddedParts, openEmbeddedStore } from './embedded-store.js';
@@ -55,6 +60,8 @@ export interface RunningNode {
   logger: Logger;
   /** The directory in force (reloaded on `SIGHUP`, or by calling `reload()`). */
   directory: DirectoryHolder;
+  /** Pairings and device records (DESIGN §6.7). */
+  devices: DeviceStore;
   /** Stops taking new calls, lets held calls finish up to the drain timeout, then closes everything. */
   close(): Promise<void>;
 }
@@ -84,6 +91,13 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     : embedded?.database
       ? new SqliteTaskStore({ db: embedded.database.db, now: () => clock.now() })
       : new MemoryTaskStore(() => clock.now());
+  // Pairings and device records (DESIGN §6.7) live beside the inquiries: pair on one node, claim on another.
+  const devices: DeviceStore = redis
+    ? new RedisDeviceStore({ redis: redis.client })
+    : embedded?.database
+      ? new SqliteDeviceStore(embedded.database.db)
+      : new MemoryDeviceStore();
+  const sightings = new DeviceSightings({ devices, clock, logger });
   const revocations = new RevocationCache(revocationStore, logger);
   await revocations.start();
   tokens.checkRevocations((claims) => revocations.isRevoked(claims));
@@ -195,6 +209,13 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     retentionMs: config.retentionMs,
     decisionLog: decisions.log,
     revocations: revocationStore,
+    pairing: {
+      devices,
+      sightings,
+      wrongCodes: createRateLimiter(PAIRING_LIMITS.wrongCodesPerMin, redis?.client, 'hitl:pairing:wrong'),
+      ttlMs: config.pairingTtlMs,
+      ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    },
     push,
     version: VERSION,
     webRoot: options.webRoot,
@@ -214,6 +235,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     hostPolicy,
     limits: { maxSocketsPerToken: config.maxSocketsPerToken, handshakesPerMin: config.handshakesPerMin },
     revocations,
+    sightings,
     adapter: redis?.adapter,
   });
   listeners.push(gateway.events);
@@ -258,6 +280,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       await store.close();
       await tasks.close();
       await revocationStore.close();
+      await devices.close();
       await push.close();
       await embedded?.close();
       await redis?.close();
@@ -265,5 +288,5 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     })();
     return closing;
   };
-  return { url, port, nodeId, tokens, links, secretCreated, logger, directory, close };
+  return { url, port, nodeId, tokens, links, secretCreated, logger, directory, devices, close };
 }

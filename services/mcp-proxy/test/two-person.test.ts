@@ -52,7 +52,9 @@ describe('a two-person tool behind the proxy', () => {
       connectDevice(world, 'noa', 'noa phone'),
     ]);
     const agent = await proxy.agent('agent-user');
-    const call = agent.callTool({ name: 'charge', arguments: { amount: 500 } }, undefined, { timeout: 60_000 });
+    const call = agent.callTool({ name: 'charge', arguments: { amount: 500 } }, undefined, {
+      timeout: 60_000,
+    });
     const [inquiry] = await Promise.all([lea.nextInquiry(), max.nextInquiry(), noa.nextInquiry()]);
     expect(inquiry).toMatchObject({ kind: 'approval', quorum: 2, action: { tool: 'charge' } });
     const id = inquiry?.inquiryId ?? '';
@@ -74,7 +76,9 @@ describe('a two-person tool behind the proxy', () => {
     ]);
     const before = (await ledger.entries()).length;
     const agent = await proxy.agent('agent-user');
-    const call = agent.callTool({ name: 'charge', arguments: { amount: 900 } }, undefined, { timeout: 60_000 });
+    const call = agent.callTool({ name: 'charge', arguments: { amount: 900 } }, undefined, {
+      timeout: 60_000,
+    });
     const inquiry = await lea.nextInquiry();
     await noa.nextInquiry();
     await lea.answer(inquiry.inquiryId, 'approve');

@@ -33,3 +33,8 @@ export function tokenFromPaste(storage: Storage, value: string): string {
   storage.setItem(SERVER_KEY, url.origin);
   return token;
 }
+
+/** Remembers the node a pairing link named (what the native shell connects to from then on). */
+export function rememberServer(storage: Storage, origin: string): void {
+  storage.setItem(SERVER_KEY, origin);
+}

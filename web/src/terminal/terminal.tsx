@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react';
+import { DevicesView } from '../devices/devices-view';
 import type { Session } from '../session';
 import { ConnectionBadge } from './connection-badge';
 import { answerText, HistoryList } from './history-list';
@@ -48,6 +49,7 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
   const { client, snapshot, closing } = useDevice({ token: session.token, deviceName, deviceId });
   const [permission, setPermission] = useState(notificationPermission);
   const [webPush] = useState(offersWebPush);
+  const [showDevices, setShowDevices] = useState(false);
   const push = usePushControl(session.token, deviceName);
   const cards = [
     ...snapshot.inquiries.map((inquiry) => ({ inquiry, notice: undefined })),
@@ -78,13 +80,24 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
               Enable notifications
             </button>
           ) : null}
+          <button type="button" aria-pressed={showDevices} onClick={() => setShowDevices(!showDevices)}>
+            Devices
+          </button>
           <button type="button" className="secondary" onClick={onSignOut}>
             Sign out
           </button>
         </div>
       </header>
       {webPush ? <PushStatus control={push} /> : null}
-      <main>
+      {showDevices ? (
+        <main>
+          <DevicesView token={session.token} />
+          <button type="button" className="link" onClick={() => setShowDevices(false)}>
+            Back to your questions
+          </button>
+        </main>
+      ) : null}
+      <main hidden={showDevices}>
         <h2 className="visually-hidden">Questions waiting for you</h2>
         {snapshot.status === 'rejected' ? (
           <p className="notice error" role="alert">

@@ -133,4 +133,41 @@ describe('axe-core finds no serious or critical violations (headless Chromium)',
       await mcp.close();
     });
   }
+
+  for (const [label, options] of [
+    ['desktop', DESKTOP],
+    ['390×844 phone', PHONE],
+  ] as const) {
+    it(`the Devices view, Add a device with its QR code, the revoke confirmation and /pair (${label})`, async () => {
+      const user = newUser();
+      const other = await token(node, user, 'device', 'Old phone');
+      // The other device is listed once it was seen.
+      await fetch(`${node.url}/api/devices`, { headers: { Authorization: `Bearer ${other}` } });
+      const { page } = await openApp(
+        await context(options),
+        node,
+        `token=${await token(node, user, 'device')}`,
+      );
+      await page.locator('[data-status="connected"]').waitFor();
+      await page.getByRole('button', { name: 'Devices' }).click();
+      await page.locator('.device-list li', { hasText: 'Old phone' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Revoke Old phone' }).click();
+      await page.getByRole('group', { name: 'Revoke Old phone?' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Add a device' }).click();
+      await page.getByRole('img', { name: 'QR code of the pairing link' }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      const link = (await page.locator('.pairing-url').textContent()) ?? '';
+      const pair = await (await context(options)).newPage();
+      await pair.goto(link);
+      await pair.getByLabel('Pairing code').waitFor();
+      expect(await seriousViolations(pair)).toEqual([]);
+      await pair.getByLabel('Pairing code').fill('WRONG234');
+      await pair.getByRole('button', { name: 'Add this device' }).click();
+      await pair.getByRole('alert').waitFor();
+      expect(await seriousViolations(pair)).toEqual([]);
+    });
+  }
 });

@@ -44,6 +44,10 @@ export interface StoreKeys {
   task(userId: string, taskId: string): string;
   /** Sorted set (score 0, lex order = creation order): `<listKey>:<taskId>` of the user's tasks. */
   userTasks(userId: string): string;
+  /** String (JSON, PXAT its expiry): a pairing, by the SHA-256 of its code, in a slot of its own. */
+  pairing(codeHash: string): string;
+  /** Hash: the user's device records, jti → JSON. */
+  userDevices(userId: string): string;
 }
 
 /**
@@ -70,5 +74,7 @@ export function storeKeys(prefix: string): StoreKeys {
     vapidKeys: `${prefix}push:vapid`,
     task: (userId, taskId) => `${user(userId)}:task:${taskId}`,
     userTasks: (userId) => `${user(userId)}:tasks`,
+    pairing: (codeHash) => `${prefix}pairing:{p:${codeHash}}`,
+    userDevices: (userId) => `${user(userId)}:devices`,
   };
 }

@@ -1,4 +1,5 @@
 export { runStoreContract } from './contract.js';
+export { type DeviceFixture, type MakeDevices, runDeviceContract } from './contract-devices.js';
 export { type MakePushStore, type PushFixture, runPushSubscriptionContract } from './contract-push.js';
 export {
   type MakeRevocations,

@@ -17,7 +17,8 @@ export function registerServe(program: Command): void {
       const node = await startNode(config, { webRoot: WEB_ROOT }).catch(exitOnSetupError('serve'));
       const embeddedOwnSecret = !config.secret && !config.redisUrl && !config.redisClusterNodes;
       const tokens = embeddedOwnSecret ? await welcomeTokens(node) : undefined;
-      process.stdout.write(startBanner(node.url, storeLabel(config), tokens));
+      const signedIn = embeddedOwnSecret && (await hasSignedInDevice(node, WELCOME_USER));
+      process.stdout.write(startBanner(node.url, storeLabel(config), tokens, { signedIn }));
       stopOnSignals(node);
     });
 }
@@ -29,10 +30,13 @@ function ignoreGoneReader(stream: NodeJS.WriteStream): void {
   });
 }
 
+/** The user the ready-made tokens act for. */
+const WELCOME_USER = 'demo';
+
 async function welcomeTokens(node: RunningNode): Promise<WelcomeTokens> {
   return {
-    agent: await node.tokens.sign({ sub: 'demo', role: 'agent', name: 'demo agent' }),
-    device: await node.tokens.sign({ sub: 'demo', role: 'device', name: 'browser' }),
+    agent: await node.tokens.sign({ sub: WELCOME_USER, role: 'agent', name: 'demo agent' }),
+    device: await node.tokens.sign({ sub: WELCOME_USER, role: 'device', name: 'browser' }),
     ops: await node.tokens.sign({ sub: 'ops', role: 'ops' }),
   };
 }
@@ -58,4 +62,15 @@ function stopOnSignals(node: RunningNode): void {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/** True when `user` has a device on record whose token is neither revoked nor expired (it signed in before). */
+async function hasSignedInDevice(node: RunningNode, user: string): Promise<boolean> {
+  const now = Date.now();
+  const devices = await node.devices.listDevices(user).catch(() => []);
+  return devices.some(
+    (device) =>
+      (device.exp === undefined || device.exp * 1000 > now) &&
+      !node.tokens.isRevoked({ sub: user, role: 'device', jti: device.jti, iat: device.iat }),
+  );
 }

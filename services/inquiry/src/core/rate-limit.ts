@@ -34,9 +34,14 @@ if ttl < 0 then
 end
 return {consumed, ttl}`;
 
-export function createRateLimiter(perMinute: number, redis?: Redis): RateLimiter {
+/**
+ * A budget of `perMinute` points per key, in Redis under `keyPrefix` when `redis` is given (every
+ * node spends from the same budget), in this process otherwise. `consume(key, 0)` spends nothing
+ * and says whether the key is already over.
+ */
+export function createRateLimiter(perMinute: number, redis?: Redis, keyPrefix = 'hitl:rate'): RateLimiter {
   if (perMinute === 0) return { consume: async () => ({ ok: true }) };
-  const options = { points: perMinute, duration: 60, keyPrefix: 'hitl:rate' };
+  const options = { points: perMinute, duration: 60, keyPrefix };
   // Redis down must not take the doors with it: a per-node limit stands in until it is back.
   const local = new RateLimiterMemory(options);
   const shared = redis

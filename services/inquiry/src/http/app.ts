@@ -9,6 +9,7 @@ import { type AnswerLinkDeps, answerLinkRoutes } from './answer-link-routes.js';
 import { guardHost } from './auth.js';
 import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
+import { type DeviceRouteDeps, deviceRoutes } from './device-routes.js';
 import { restErrors } from './error-handlers.js';
 import { errorResponse } from './errors.js';
 import { opsRoutes } from './ops-routes.js';
@@ -24,6 +25,7 @@ export interface AppDeps
     McpRouteDeps,
     DecisionRouteDeps,
     RevocationRouteDeps,
+    DeviceRouteDeps,
     PushRouteDeps,
     WebhookRouteDeps {
   store: InquiryStore;
@@ -42,6 +44,7 @@ function apiRoutes(deps: AppDeps): Hono {
   api.route('/', opsRoutes(deps));
   api.route('/', decisionRoutes(deps));
   api.route('/', revocationRoutes(deps));
+  api.route('/', deviceRoutes(deps));
   api.route('/', pushRoutes(deps));
   api.route('/', webhookRoutes(deps));
   return api;

@@ -17,6 +17,7 @@ export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   too_many_pending: 429,
   unavailable: 503,
   internal: 500,
+  invalid_pairing: 400,
 };
 
 /** `{error: {code, message}}` with the code's status (and `Retry-After` when given). */

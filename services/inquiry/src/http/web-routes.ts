@@ -33,7 +33,7 @@ function pageHeaders(c: Context): void {
   c.header('Cache-Control', 'no-store');
 }
 
-/** `GET /` (and `/ops/inquiries/<id>`): the built web app (device terminal and ops console), or a note that it is not built. */
+/** `GET /` (and `/ops/inquiries/<id>`, `/pair`): the built web app (device terminal and ops console), or a note that it is not built. */
 export function webRoutes(webRoot: string | undefined): Hono {
   const app = new Hono();
   const index = webRoot ? join(webRoot, 'index.html') : undefined;
@@ -66,5 +66,7 @@ export function webRoutes(webRoot: string | undefined): Hono {
   // The ops console's own addresses (DESIGN §6.6): a deep link opened directly gets the same app.
   app.get('/ops', servePage);
   app.get('/ops/inquiries/:id', servePage);
+  // Where a pairing QR code points (DESIGN §6.7): the code travels in the fragment, never to the server.
+  app.get('/pair', servePage);
   return app;
 }

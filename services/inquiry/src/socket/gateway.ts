@@ -3,6 +3,7 @@ import type { TokenService } from '@hitl/auth';
 import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
 import {
   audienceOf,
+  DeviceNameSchema,
   type Inquiry,
   SOCKET_MAX_BUFFER_BYTES,
   SOCKET_PATH,
@@ -15,6 +16,7 @@ import type { RevocationCache } from '../auth/revocation-cache.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js';
+import type { DeviceSightings } from '../devices/device-sightings.js';
 import { handleDeviceEvents } from './device-events.js';
 import { type DeviceServer, type DeviceSocket, OPS_ROOM, tokenRoom, userRoom } from './device-socket.js';
 import { checkHandshake } from './handshake.js';
@@ -38,6 +40,8 @@ export interface GatewayDeps {
   limits: { maxSocketsPerToken: number; handshakesPerMin: number };
   /** Re-read when a token is revoked anywhere: this node's sockets of revoked tokens are dropped. */
   revocations?: Pick<RevocationCache, 'onReload'>;
+  /** Device records (DESIGN §6.7): each device socket's token is recorded as seen. */
+  sightings?: Pick<DeviceSightings, 'note'>;
   /** Socket.IO adapter factory (Redis streams in distributed mode; in-memory otherwise). */
   adapter?: Parameters<Server['adapter']>[0];
 }
@@ -88,6 +92,8 @@ export function createDeviceGateway(
       return;
     }
     void socket.join([userRoom(socket.data.userId), tokenRoom(socket.data.tokenKey)]);
+    const named = DeviceNameSchema.safeParse(socket.handshake.auth?.deviceName);
+    deps.sightings?.note(socket.data.claims, named.success ? named.data : undefined);
     void capSocketsPerToken(io, socket, maxSocketsPerToken).catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'socket cap check failed'),
     );

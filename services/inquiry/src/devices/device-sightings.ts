@@ -1,0 +1,60 @@
+import type { TokenClaims } from '@hitl/protocol';
+import type { DeviceStore } from '@hitl/store';
+import type { Logger } from 'pino';
+import type { Clock } from '../core/ports.js';
+
+/** A device token's `lastSeenAt` is written at most this often per node (a reconnect storm writes once). */
+export const SIGHTING_THROTTLE_MS = 60_000;
+/** Tokens a node remembers writing for (oldest forgotten first: the next sighting then writes again). */
+const REMEMBERED = 10_000;
+
+/**
+ * Keeps the device records of tokens in use (DESIGN §6.7): a device token seen on a socket or at
+ * the devices routes gets a record (so tokens made before pairing existed are listed too), and its
+ * `lastSeenAt` moves forward, written at most once a minute per token and node, or at once when the
+ * device names itself differently.
+ */
+export class DeviceSightings {
+  private readonly written = new Map<string, { at: number; name: string }>();
+
+  constructor(private readonly deps: { devices: DeviceStore; clock: Clock; logger: Logger }) {}
+
+  /**
+   * Records that `claims` was used now; `namedAs` is the name the device gave itself (a handshake's
+   * `deviceName`), if any. Tokens of other roles, and tokens without a `jti`, have no record.
+   */
+  async seen(claims: TokenClaims, namedAs?: string): Promise<void> {
+    if (claims.role !== 'device' || claims.jti === undefined) return;
+    const at = this.deps.clock.now();
+    const last = this.written.get(claims.jti);
+    const renamed = namedAs !== undefined && namedAs !== last?.name;
+    if (last && !renamed && at - last.at < SIGHTING_THROTTLE_MS) return;
+    const record = await this.deps.devices.touchDevice({
+      userId: claims.sub,
+      jti: claims.jti,
+      deviceName: namedAs ?? claims.name ?? 'device',
+      rename: namedAs !== undefined,
+      ...(claims.iat !== undefined ? { iat: claims.iat } : {}),
+      ...(claims.exp !== undefined ? { exp: claims.exp } : {}),
+      at,
+    });
+    this.written.delete(claims.jti);
+    if (this.written.size >= REMEMBERED) {
+      const oldest = this.written.keys().next();
+      if (!oldest.done) this.written.delete(oldest.value);
+    }
+    this.written.set(claims.jti, { at, name: namedAs ?? record.deviceName });
+  }
+
+  /** {@link seen} without waiting: a failed write is logged, never in the way of the device. */
+  note(claims: TokenClaims, namedAs?: string): void {
+    this.seen(claims, namedAs).catch((error: unknown) =>
+      this.deps.logger.warn({ err: error }, 'could not record the device sighting'),
+    );
+  }
+
+  /** Forgets what was written for `jti` (its record was removed). */
+  forget(jti: string): void {
+    this.written.delete(jti);
+  }
+}

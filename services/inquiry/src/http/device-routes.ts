@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import type { TokenService } from '@hitl/auth';
+import {
+  type Device,
+  describeZodError,
+  HitlError,
+  isPairingCode,
+  normalizePairingCode,
+  PairingClaimBodySchema,
+  type TokenClaims,
+} from '@hitl/protocol';
+import type { DeviceStore, RevocationStore } from '@hitl/store';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { Clock } from '../core/ports.js';
+import type { RateLimiter } from '../core/rate-limit.js';
+import type { DeviceSightings } from '../devices/device-sightings.js';
+import { hashPairingCode, newPairingCode } from '../devices/pairing-code.js';
+import { type AuthVariables, rateLimit, rateLimited, requireRole } from './auth.js';
+import { errorResponse } from './errors.js';
+
+/** A paired device's token lives as long as a `hitl token create` one by default. */
+const PAIRED_TOKEN_LIFETIME = '90d';
+const INVALID_PAIRING = 'this pairing code is not valid: it is wrong, was used, or expired';
+const JtiSchema = z.string().min(1).max(100);
+
+export interface DeviceRouteDeps {
+  tokens: TokenService;
+  limiter: RateLimiter;
+  clock: Clock;
+  revocations: RevocationStore;
+  pairing: {
+    devices: DeviceStore;
+    sightings: DeviceSightings;
+    /** Wrong codes per address (`PAIRING_LIMITS.wrongCodesPerMin`; in Redis when the node has one). */
+    wrongCodes: RateLimiter;
+    ttlMs: number;
+    /** `HITL_PUBLIC_URL`, if set: where pairing URLs point (else the origin the request came to). */
+    publicUrl?: string;
+  };
+}
+
+/**
+ * DESIGN §6.7: `POST /api/pairings` (device) makes a one-time code; `POST /api/pairings/claim` (no
+ * token) trades it for a new device token of the same user; `GET /api/devices` and
+ * `DELETE /api/devices/:jti` list and revoke the user's own devices.
+ */
+export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVariables }> {
+  const app = new Hono<{ Variables: AuthVariables }>();
+  const devicesOnly = requireRole(deps.tokens, ['device']);
+  const limited = rateLimit(deps.limiter);
+  const { devices, sightings, wrongCodes, ttlMs } = deps.pairing;
+
+  app.post('/pairings', devicesOnly, limited, async (c) => {
+    const claims = c.get('claims');
+    sightings.note(claims);
+    const code = newPairingCode();
+    const createdAt = deps.clock.now();
+    const pairing = {
+      pairingId: randomBytes(16).toString('base64url'),
+      userId: claims.sub,
+      codeHash: hashPairingCode(code),
+      createdAt,
+      expiresAt: createdAt + ttlMs,
+    };
+    await devices.createPairing(pairing);
+    const base = (deps.pairing.publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
+    return c.json(
+      { pairingId: pairing.pairingId, code, url: `${base}/pair#${code}`, expiresAt: pairing.expiresAt },
+      201,
+    );
+  });
+
+  app.post('/pairings/claim', async (c) => {
+    const address = `pair:${clientAddress(c)}`;
+    // An address past its wrong codes is refused before its code is even looked at.
+    const standing = await wrongCodes.consume(address, 0);
+    if (!standing.ok) throw rateLimited(standing.retryAfterMs);
+    const body: unknown = await c.req.json().catch(() => undefined);
+    const parsed = PairingClaimBodySchema.safeParse(body);
+    if (!parsed.success) {
+      const problem = body === undefined ? 'body must be JSON' : describeZodError(parsed.error);
+      return errorResponse(c, 'invalid_input', `${problem}: expected {"code": ..., "deviceName": ...}`);
+    }
+    const code = normalizePairingCode(parsed.data.code);
+    const now = deps.clock.now();
+    const pairing = isPairingCode(code) ? await devices.claimPairing(hashPairingCode(code), now) : undefined;
+    if (!pairing) {
+      const spent = await wrongCodes.consume(address);
+      if (!spent.ok) throw rateLimited(spent.retryAfterMs);
+      throw new HitlError('invalid_pairing', INVALID_PAIRING);
+    }
+    const { deviceName } = parsed.data;
+    const token = await deps.tokens.sign(
+      { sub: pairing.userId, role: 'device', name: deviceName },
+      { expiresIn: PAIRED_TOKEN_LIFETIME },
+    );
+    const claims = (await deps.tokens.verify(token)) as TokenClaims;
+    await sightings.seen(claims, deviceName);
+    return c.json({ token, user: pairing.userId, deviceName });
+  });
+
+  app.get('/devices', devicesOnly, async (c) => {
+    const claims = c.get('claims');
+    // The asking token is listed even if it never opened a socket.
+    await sightings.seen(claims);
+    const now = deps.clock.now();
+    const items: Device[] = (await devices.listDevices(claims.sub))
+      .filter(
+        (record) =>
+          (record.exp === undefined || record.exp * 1000 > now) &&
+          !deps.tokens.isRevoked({ sub: record.userId, role: 'device', jti: record.jti, iat: record.iat }),
+      )
+      .map(({ jti, deviceName, createdAt, lastSeenAt }) => ({
+        jti,
+        deviceName,
+        createdAt,
+        lastSeenAt,
+        current: jti === claims.jti,
+      }));
+    return c.json({ items });
+  });
+
+  app.delete('/devices/:jti', devicesOnly, limited, async (c) => {
+    const jti = JtiSchema.safeParse(c.req.param('jti'));
+    if (!jti.success) return errorResponse(c, 'invalid_input', `jti: ${describeZodError(jti.error)}`);
+    const userId = c.get('claims').sub;
+    const record = (await devices.listDevices(userId)).find((device) => device.jti === jti.data);
+    // Another user's device is not found, like another user's inquiry.
+    if (!record) return errorResponse(c, 'not_found', 'no such device');
+    // The revocation path of `hitl token revoke --jti` (DESIGN §6.4): every node refuses the token
+    // within a second and drops its sockets.
+    await deps.revocations.revokeToken(record.jti, record.exp);
+    await devices.removeDevice(userId, record.jti);
+    sightings.forget(record.jti);
+    return c.json({ revoked: { jti: record.jti } });
+  });
+
+  return app;
+}
+
+/** The peer's address (the node sits on the network edge; behind a proxy every claim shares one). */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
