@@ -1,10 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import type { DeviceInquiry, InquiryResolvedEvent, InquiryResult } from '@hitl/protocol';
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, startTestNode, type TestNode } from './harness.js';
+import { body, startTeamCluster, type TeamCluster, type TestNode } from './harness.js';
 
 /**
  * Audiences across two real nodes sharing one redis-server: a team's members each get the question on
@@ -23,27 +20,18 @@ interface ItemsBody {
   items: { inquiryId: string; status: string; resolvedBy?: { userId?: string } }[];
 }
 
-let redis: TestRedisServer;
-let dir: string;
+let team: TeamCluster;
 let file: string;
 let a: TestNode;
 let b: TestNode;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  dir = await mkdtemp(join(tmpdir(), 'hitl-audience-'));
-  file = join(dir, 'directory.json');
-  await writeFile(file, JSON.stringify(DIRECTORY));
-  const env = { REDIS_URL: redis.url, HITL_DIRECTORY_FILE: file };
-  a = await startTestNode('sqlite', env);
-  b = await startTestNode('sqlite', env);
+  team = await startTeamCluster(DIRECTORY);
+  ({ a, b, file } = team);
 }, 60_000);
 
 afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await redis?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await team?.close();
 });
 
 /** The text of a refused call, whether the SDK threw a JSON-RPC error or returned an isError result. */

@@ -1,10 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { DecisionRecord, DeviceInquiry, InquiryResult } from '@hitl/protocol';
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, startTestNode, type TestNode } from './harness.js';
+import { body, startTeamCluster, type TeamCluster, type TestNode } from './harness.js';
 
 /**
  * Escalation and quorum approvals (DESIGN §6.5) on two real nodes sharing one redis-server, with real
@@ -21,26 +17,17 @@ const DIRECTORY = {
 
 type Ack = { ok: boolean; status?: string; votes?: unknown[]; error?: { code: string } };
 
-let redis: TestRedisServer;
-let dir: string;
+let team: TeamCluster;
 let a: TestNode;
 let b: TestNode;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
-  dir = await mkdtemp(join(tmpdir(), 'hitl-escalation-'));
-  const file = join(dir, 'directory.json');
-  await writeFile(file, JSON.stringify(DIRECTORY));
-  const env = { REDIS_URL: redis.url, HITL_DIRECTORY_FILE: file, HITL_HEARTBEAT_MS: '300' };
-  a = await startTestNode('sqlite', env);
-  b = await startTestNode('sqlite', env);
+  team = await startTeamCluster(DIRECTORY, { HITL_HEARTBEAT_MS: '300' });
+  ({ a, b } = team);
 }, 60_000);
 
 afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await redis?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await team?.close();
 });
 
 function askApproval(node: TestNode, args: Record<string, unknown>, timeout = 30_000) {

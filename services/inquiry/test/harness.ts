@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@hitl/protocol';
@@ -85,4 +85,37 @@ export async function startTestNode(kind: StoreKind, env: Record<string, string>
 /** A response's JSON body, typed by the test that reads it. */
 export async function body<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
+}
+
+/** Two nodes (SQLite each) sharing one redis-server and one directory file: a small cluster of a team. */
+export interface TeamCluster {
+  a: TestNode;
+  b: TestNode;
+  /** The directory file both nodes read (rewrite it and call `directory.reload()` to change it). */
+  file: string;
+  close(): Promise<void>;
+}
+
+export async function startTeamCluster(
+  directory: unknown,
+  env: Record<string, string> = {},
+): Promise<TeamCluster> {
+  const redis = await startRedisServer();
+  const dir = await mkdtemp(join(tmpdir(), 'hitl-team-'));
+  const file = join(dir, 'directory.json');
+  await writeFile(file, JSON.stringify(directory));
+  const shared = { REDIS_URL: redis.url, HITL_DIRECTORY_FILE: file, ...env };
+  const a = await startTestNode('sqlite', shared);
+  const b = await startTestNode('sqlite', shared);
+  return {
+    a,
+    b,
+    file,
+    close: async () => {
+      await a.close();
+      await b.close();
+      await redis.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

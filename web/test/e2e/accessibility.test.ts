@@ -3,23 +3,16 @@ import type { RunningNode } from '@hitl/inquiry';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe';
-import { agent, DESKTOP, openApp, openContext, PHONE, token, useWebNode } from './harness';
+import { agent, DESKTOP, openApp, openContext, PHONE, token, UNHURRIED_TIERS, useWebNode } from './harness';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 
 describe('axe-core finds no serious or critical violations (headless Chromium)', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(
-    {
-      HITL_DEVICE_TIMEOUT_MS: '30000',
-      HITL_SERVICE_TIMEOUT_MS: '40000',
-      HITL_CLIENT_TIMEOUT_MS: '60000',
-    },
-    (started) => {
-      ({ node, browser } = started);
-    },
-  );
+  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
+    ({ node, browser } = started);
+  });
   const context = async (options: object) => {
     const c = await openContext(browser, node, options);
     keep(c);

@@ -12,6 +12,7 @@ import {
   screenshot,
   structured,
   token,
+  UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
 
@@ -20,16 +21,9 @@ const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 describe('an approval card says who asked and why, in headless Chromium', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(
-    {
-      HITL_DEVICE_TIMEOUT_MS: '30000',
-      HITL_SERVICE_TIMEOUT_MS: '40000',
-      HITL_CLIENT_TIMEOUT_MS: '60000',
-    },
-    (started) => {
-      ({ node, browser } = started);
-    },
-  );
+  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
+    ({ node, browser } = started);
+  });
 
   for (const [label, options] of [
     ['desktop', DESKTOP],

@@ -12,6 +12,7 @@ import {
   screenshot,
   structured,
   token,
+  UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
 
@@ -22,16 +23,9 @@ const connected = (page: Page) => page.locator('[data-status="connected"]').wait
 describe('adding a device by pairing, and revoking it (headless Chromium)', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(
-    {
-      HITL_DEVICE_TIMEOUT_MS: '30000',
-      HITL_SERVICE_TIMEOUT_MS: '40000',
-      HITL_CLIENT_TIMEOUT_MS: '60000',
-    },
-    (started) => {
-      ({ node, browser } = started);
-    },
-  );
+  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
+    ({ node, browser } = started);
+  });
   const context = async (options: object) => keep(await openContext(browser, node, options));
 
   /** The desktop's "Add a device" panel: the pairing URL and code it shows. */

@@ -49,6 +49,13 @@ export function launchChromium(): Promise<Browser> {
 export const token = (node: RunningNode, sub: string, role: Role, name?: string) =>
   node.tokens.sign({ sub, role, ...(name ? { name } : {}) });
 
+/** Tiers long enough that nothing times out while a browser test clicks through a card. */
+export const UNHURRIED_TIERS = {
+  HITL_DEVICE_TIMEOUT_MS: '30000',
+  HITL_SERVICE_TIMEOUT_MS: '40000',
+  HITL_CLIENT_TIMEOUT_MS: '60000',
+};
+
 export const DESKTOP = { viewport: { width: 1280, height: 860 } };
 export const PHONE = {
   viewport: { width: 390, height: 844 },

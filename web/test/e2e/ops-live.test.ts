@@ -12,6 +12,7 @@ import {
   screenshot,
   structured,
   token,
+  UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
 
@@ -43,16 +44,9 @@ async function pendingId(node: RunningNode, user: string, question: string): Pro
 describe('live ops console in headless Chromium', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(
-    {
-      HITL_DEVICE_TIMEOUT_MS: '30000',
-      HITL_SERVICE_TIMEOUT_MS: '40000',
-      HITL_CLIENT_TIMEOUT_MS: '60000',
-    },
-    (started) => {
-      ({ node, browser } = started);
-    },
-  );
+  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
+    ({ node, browser } = started);
+  });
 
   const openOps = async (options: object) => {
     const context = await openContext(browser, node, options);

@@ -14,6 +14,7 @@ import {
   screenshot,
   structured,
   token,
+  UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
 
@@ -30,17 +31,9 @@ writeFileSync(
 describe('a two-person approval on two devices, in headless Chromium', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(
-    {
-      HITL_DEVICE_TIMEOUT_MS: '30000',
-      HITL_SERVICE_TIMEOUT_MS: '40000',
-      HITL_CLIENT_TIMEOUT_MS: '60000',
-      HITL_DIRECTORY_FILE: directory,
-    },
-    (started) => {
-      ({ node, browser } = started);
-    },
-  );
+  const { keep } = useWebNode({ ...UNHURRIED_TIERS, HITL_DIRECTORY_FILE: directory }, (started) => {
+    ({ node, browser } = started);
+  });
 
   it('shows "1 of 2 approvals" after the first vote; the second closes both cards saying who approved', async () => {
     const annContext = keep(await openContext(browser, node, DESKTOP));
