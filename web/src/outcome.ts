@@ -5,11 +5,13 @@ export function outcomeText(
   status: InquiryStatus,
   resolvedBy: ResolvedBy | undefined,
   thisDevice = false,
+  /** The user the asking agent acts for: a person answering for themselves is not named again. */
+  askerUserId?: string,
 ): string {
   const device = thisDevice ? 'this device' : showInvisible(resolvedBy?.deviceName ?? 'another device');
   // Someone of a team (or of several people asked): say who, not only where.
-  const where =
-    !thisDevice && resolvedBy?.userId ? `${device} by ${showInvisible(resolvedBy.userId)}` : device;
+  const other = resolvedBy?.userId !== undefined && resolvedBy.userId !== askerUserId;
+  const where = !thisDevice && other ? `${device} by ${showInvisible(resolvedBy?.userId ?? '')}` : device;
   if (resolvedBy?.kind === 'decision-agent') {
     return `Decided by the fallback (${resolvedBy.strategy ?? 'agent'}) after ${triggerText(resolvedBy.trigger)}`;
   }

@@ -123,6 +123,25 @@ describe('the terminal session', () => {
     expect(failed.state).toMatchObject({ sending: false, draft: { inquiry: { inquiryId: q.inquiryId } } });
   });
 
+  it('a quorum approval card shows the votes so far; an ending names who answered', () => {
+    const q = inquiry({
+      question: 'Wire 500?',
+      kind: 'approval',
+      options: undefined,
+      quorum: 2,
+      votes: [{ userId: 'ann', vote: 'approve', at: NOW }],
+    });
+    expect(text(connectedWith([q]))).toContain('1 of 2 approvals');
+    expect(text(connectedWith([q]))).toContain('    ann approved');
+    expect(
+      endingText({
+        status: 'answered',
+        resolvedBy: { kind: 'human', userId: 'bob', deviceName: 'Phone' },
+        byThisDevice: false,
+      }),
+    ).toBe('answered elsewhere (on Phone by bob)');
+  });
+
   it('a counted vote on a quorum approval says how the votes stand and moves on', () => {
     const q = inquiry({ question: 'Wire 500?', kind: 'approval', options: undefined, quorum: 2 });
     const sent = onLine(connectedWith([q]).state, 'approve', NOW);

@@ -38,7 +38,7 @@ export function HistoryList({ history, deviceId }: { history: History; deviceId:
                 <p className="history-question">{oneLine(inquiry.question, 120)}</p>
                 <p className="history-outcome">
                   <span className={`status ${inquiry.status}`}>
-                    {outcomeText(inquiry.status, inquiry.resolvedBy, mine)}
+                    {outcomeText(inquiry.status, inquiry.resolvedBy, mine, inquiry.userId)}
                   </span>
                   {answer !== null ? (
                     <>

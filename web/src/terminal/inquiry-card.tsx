@@ -57,7 +57,7 @@ export function InquiryCard(props: {
       <ContextBlock context={inquiry.context} />
       {closed ? (
         <p className="outcome" role="status">
-          {outcomeText(notice.status, notice.resolvedBy, notice.byThisDevice)}
+          {outcomeText(notice.status, notice.resolvedBy, notice.byThisDevice, inquiry.asker.tokenSubject)}
           {props.answered !== undefined ? (
             <>
               {': '}

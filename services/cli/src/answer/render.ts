@@ -28,6 +28,17 @@ function actionLines(inquiry: PendingInquiry): string[] {
   ];
 }
 
+/** A quorum approval: how many approved so far, of how many needed, and who voted what. */
+function quorumLines(inquiry: PendingInquiry): string[] {
+  if (inquiry.quorum === undefined) return [];
+  const votes = inquiry.votes ?? [];
+  const approvals = votes.filter((v) => v.vote === 'approve').length;
+  return [
+    `  ${approvals} of ${inquiry.quorum} approvals (${inquiry.quorum} different people must approve; one reject stops it)`,
+    ...votes.map((v) => `    ${plain(v.userId)} ${v.vote === 'approve' ? 'approved' : 'rejected'}`),
+  ];
+}
+
 function contextLines(inquiry: PendingInquiry): string[] {
   const { context } = inquiry;
   if (context === undefined) return [];
@@ -53,7 +64,7 @@ export function inquiryLines(inquiry: PendingInquiry, now: number): string[] {
     title,
     ...indented(inquiry.question),
     ...(inquiry.options && !inquiry.questions ? numbered(inquiry.options, '    ') : []),
-    ...(inquiry.kind === 'approval' ? actionLines(inquiry) : []),
+    ...(inquiry.kind === 'approval' ? [...actionLines(inquiry), ...quorumLines(inquiry)] : []),
     ...contextLines(inquiry),
   ];
 }
@@ -71,10 +82,15 @@ export function listLines(inquiries: readonly PendingInquiry[], openId: string |
  * How an inquiry ended, from this device's point of view: "answered on this device",
  * "answered elsewhere (on Phone)", "time ran out on this device", "cancelled by the agent"...
  */
-export function endingText(notice: Pick<ResolvedNotice, 'status' | 'resolvedBy' | 'byThisDevice'>): string {
+export function endingText(
+  notice: Pick<ResolvedNotice, 'status' | 'resolvedBy' | 'byThisDevice'>,
+  /** The user the asking agent acts for: a person answering for themselves is not named again. */
+  askerUserId?: string,
+): string {
   const by = notice.resolvedBy;
   const here = notice.byThisDevice;
-  const where = here ? 'on this device' : `elsewhere (on ${plain(by?.deviceName ?? 'another device')})`;
+  const who = by?.userId && by.userId !== askerUserId ? ` by ${plain(by.userId)}` : '';
+  const where = here ? 'on this device' : `elsewhere (on ${plain(by?.deviceName ?? 'another device')}${who})`;
   if (by?.kind === 'decision-agent') return `decided by the fallback (${by.strategy ?? 'agent'})`;
   switch (notice.status) {
     case 'answered':

@@ -109,7 +109,9 @@ export function onResolved(state: SessionState, notice: ResolvedNotice, now: num
   const pending = state.pending.filter((i) => i.inquiryId !== notice.inquiryId);
   const wasOpen = state.draft?.inquiry.inquiryId === notice.inquiryId;
   const inquiry = wasOpen ? state.draft?.inquiry : notice.inquiry;
-  const print = inquiry ? [`-- ${preview(inquiry.question)}: ${endingText(notice)}`] : [];
+  const print = inquiry
+    ? [`-- ${preview(inquiry.question)}: ${endingText(notice, inquiry.asker.tokenSubject)}`]
+    : [];
   if (!wasOpen) return none({ ...state, pending }, print);
   const { draft: _closed, ...rest } = state;
   return offerNext(none({ ...rest, pending, sending: false }, print), now);
