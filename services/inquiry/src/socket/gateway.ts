@@ -15,6 +15,7 @@ import type { RevocationCache } from '../auth/revocation-cache.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js';
+import { type DeviceDeliveryRecorder, recordDeliveries } from './delivery-recorder.js';
 import { handleDeviceEvents } from './device-events.js';
 import { type DeviceServer, type DeviceSocket, OPS_ROOM, tokenRoom, userRoom } from './device-socket.js';
 import { checkHandshake } from './handshake.js';
@@ -38,6 +39,8 @@ export interface GatewayDeps {
   limits: { maxSocketsPerToken: number; handshakesPerMin: number };
   /** Re-read when a token is revoked anywhere: this node's sockets of revoked tokens are dropped. */
   revocations?: Pick<RevocationCache, 'onReload'>;
+  /** Where each inquiry handed to a device socket is recorded for ops (the inquiry's timeline). */
+  deliveries?: DeviceDeliveryRecorder;
   /** Socket.IO adapter factory (Redis streams in distributed mode; in-memory otherwise). */
   adapter?: Parameters<Server['adapter']>[0];
 }
@@ -87,6 +90,7 @@ export function createDeviceGateway(
       );
       return;
     }
+    if (deps.deliveries) recordDeliveries(socket, deps.deliveries, deps.clock);
     void socket.join([userRoom(socket.data.userId), tokenRoom(socket.data.tokenKey)]);
     void capSocketsPerToken(io, socket, maxSocketsPerToken).catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'socket cap check failed'),
