@@ -193,7 +193,10 @@ describe('what the terminal prints', () => {
   });
 
   it('says which agent asked and for whom, as the web card does ("an agent" when its token has no name)', () => {
-    const named = inquiry({ question: 'Which size?', asker: { name: 'shop assistant', tokenSubject: 'bob' } });
+    const named = inquiry({
+      question: 'Which size?',
+      asker: { name: 'shop assistant', tokenSubject: 'bob' },
+    });
     expect(text(connectedWith([named]))).toContain('-- Question from shop assistant for bob --');
     const unnamed = inquiry({ question: 'Which size?', asker: { tokenSubject: 'bob' } });
     expect(text(connectedWith([unnamed]))).toContain('-- Question from an agent for bob --');

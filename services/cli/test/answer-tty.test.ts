@@ -248,7 +248,10 @@ describe('hitl answer in a real terminal (tmux)', () => {
       undefined,
       { timeout: 60_000 },
     );
-    const shown = await waitFor('window', /Question from shop assistant for alice -- \dd \d+h left, answer by .+\n/);
+    const shown = await waitFor(
+      'window',
+      /Question from shop assistant for alice -- \dd \d+h left, answer by .+\n/,
+    );
     // The end of the window on this computer's clock, to the minute (either side of a second's skew).
     const end = t0 + 3 * 86_400_000;
     const hhmm = (at: number) => {

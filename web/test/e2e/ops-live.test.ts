@@ -168,7 +168,11 @@ describe('live ops console in headless Chromium', () => {
       ['Laptop', DESKTOP],
     ] as const) {
       const context = keep(await openContext(browser, node, options));
-      const opened = await openApp(context, node, `token=${await token(node, user, 'device')}&device=${name}`);
+      const opened = await openApp(
+        context,
+        node,
+        `token=${await token(node, user, 'device')}&device=${name}`,
+      );
       await opened.page.locator('[data-status="connected"]').waitFor();
       devices.push(opened.page);
     }

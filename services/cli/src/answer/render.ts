@@ -20,8 +20,7 @@ export const askedByOf = (inquiry: PendingInquiry): string =>
 
 function titleOf(inquiry: PendingInquiry): string {
   const who = askedByOf(inquiry);
-  const title =
-    inquiry.kind === 'approval' ? `Approval needed (asked by ${who})` : `Question from ${who}`;
+  const title = inquiry.kind === 'approval' ? `Approval needed (asked by ${who})` : `Question from ${who}`;
   return inquiry.critical ? `${title} - CRITICAL` : title;
 }
 
