@@ -5,6 +5,7 @@ import { type Delivery, type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl
 import { openStateDatabase } from '@hitl/store';
 import { eventually, startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DeviceDeliveryLog,
@@ -12,6 +13,7 @@ import {
   RedisDeviceDeliveryLog,
   SqliteDeviceDeliveryLog,
 } from '../src/notify/device-delivery-log.js';
+import { DeviceDeliveryRecorder } from '../src/socket/delivery-recorder.js';
 import { newUser } from './decision-helpers.js';
 import { body, startTestNode, type TestNode } from './harness.js';
 
@@ -167,4 +169,39 @@ logContract('Redis', async () => {
       await server.stop();
     },
   };
+});
+
+describe('the recorder', () => {
+  it('batches writes off the caller, and a store that is down costs entries, never an error', async () => {
+    const server = await startRedisServer();
+    const client = new Redis(server.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false });
+    const log = new RedisDeviceDeliveryLog(client, 60_000);
+    const recorder = new DeviceDeliveryRecorder(log, pino({ level: 'silent' }), {
+      flushMs: 50,
+      batchSize: 3,
+    });
+    try {
+      await eventually(() => client.status === 'ready', 5000);
+      for (let i = 0; i < 7; i++) recorder.record(entry('r1', i));
+      // Nothing is written by `record` itself; a full batch goes at once, the rest after `flushMs`.
+      await eventually(async () => (await log.list('r1')).length === 7, 5000);
+      expect((await log.list('r1')).map((e) => e.deviceName)).toEqual([
+        'd6',
+        'd5',
+        'd4',
+        'd3',
+        'd2',
+        'd1',
+        'd0',
+      ]);
+      await server.stop();
+      await eventually(() => client.status !== 'ready', 5000);
+      expect(() => recorder.record(entry('r1', 7))).not.toThrow();
+      await expect(recorder.flush()).resolves.toBeUndefined();
+      await expect(recorder.close()).resolves.toBeUndefined();
+    } finally {
+      client.disconnect();
+      await server.stop().catch(() => undefined);
+    }
+  });
 });
