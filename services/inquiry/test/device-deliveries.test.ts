@@ -22,6 +22,19 @@ interface Channels {
   devices: DeviceDelivery[];
 }
 
+/** A phone on `phoneNode` and a laptop on `laptopNode`, both connected; the agent asks on `phoneNode`. */
+async function twoDevicesAsked(phoneNode: TestNode, laptopNode: TestNode) {
+  const user = newUser();
+  const phone = await phoneNode.device(user, 'Phone');
+  const laptop = await laptopNode.device(user, 'Laptop');
+  await Promise.all([phone.synced, laptop.synced]);
+  const agent = await phoneNode.mcp(user);
+  const call = agent.callTool({ name: 'send_inquiry', arguments: { question: 'Ship it?' } });
+  const [onPhone, onLaptop] = await Promise.all([phone.nextNew(), laptop.nextNew()]);
+  expect(onLaptop.inquiryId).toBe(onPhone.inquiryId);
+  return { user, phone, laptop, call, id: onPhone.inquiryId };
+}
+
 const channelsOf = async (t: TestNode, inquiryId: string, token: string) =>
   body<Channels>(await t.rest(`/api/inquiries/${inquiryId}/channels`, { token }));
 
@@ -41,15 +54,7 @@ describe('device deliveries on the ops timeline: two nodes on one Redis', () => 
   });
 
   it('an inquiry reaching two devices of a user on different nodes lists both, from either node', async () => {
-    const user = newUser();
-    const phone = await a.device(user, 'Phone');
-    const laptop = await b.device(user, 'Laptop');
-    await Promise.all([phone.synced, laptop.synced]);
-    const agent = await a.mcp(user);
-    const call = agent.callTool({ name: 'send_inquiry', arguments: { question: 'Ship it?' } });
-    const [onPhone, onLaptop] = await Promise.all([phone.nextNew(), laptop.nextNew()]);
-    const id = onPhone.inquiryId;
-    expect(onLaptop.inquiryId).toBe(id);
+    const { user, phone, laptop, call, id } = await twoDevicesAsked(a, b);
 
     const ops = await b.token('ops-1', 'ops');
     let devices: DeviceDelivery[] = [];
@@ -93,14 +98,7 @@ describe('an embedded node (SQLite) records them too', () => {
   });
 
   it('two devices on one node', async () => {
-    const user = newUser();
-    const phone = await t.device(user, 'Phone');
-    const laptop = await t.device(user, 'Laptop');
-    await Promise.all([phone.synced, laptop.synced]);
-    const agent = await t.mcp(user);
-    const call = agent.callTool({ name: 'send_inquiry', arguments: { question: 'Ship it?' } });
-    const { inquiryId } = await phone.nextNew();
-    await laptop.nextNew();
+    const { laptop, call, id: inquiryId } = await twoDevicesAsked(t, t);
     const ops = await t.token('ops-1', 'ops');
     await eventually(async () => (await channelsOf(t, inquiryId, ops)).devices.length === 2, 10_000);
     const { devices } = await channelsOf(t, inquiryId, ops);
