@@ -88,7 +88,7 @@ export async function waitForNotifications(
   tag: string,
   ok: (shown: ShownInWorker[]) => boolean,
   delivery?: { trace: string[] },
-  timeoutMs = 15_000,
+  timeoutMs = 30_000,
 ): Promise<ShownInWorker[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

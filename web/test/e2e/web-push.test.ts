@@ -188,7 +188,11 @@ describe('Web Push to the service worker in headless Chromium', () => {
     await mcp.close();
   });
 
-  it('an approval gets Approve / Reject; a click opens its card; answered on the desktop, a late button says so and the resolved push closes it', async () => {
+  // Many steps through two pages, a worker and the node: on a loaded machine it may take longer than
+  // the file's default 60 s; each step keeps its own generous wait.
+  it('an approval gets Approve / Reject; a click opens its card; answered on the desktop, a late button says so and the resolved push closes it', {
+    timeout: 120_000,
+  }, async () => {
     const user = newUser();
     const phone = await phoneWithPush(user);
     const delivery = await pushDelivery(await phone.context.newCDPSession(phone.page), node.url);
