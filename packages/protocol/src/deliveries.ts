@@ -26,3 +26,25 @@ export const DeliverySchema = z.object({
   nextAttemptAt: z.number().optional(),
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
+
+/** How many device deliveries are kept per inquiry (the newest). */
+export const MAX_DEVICE_DELIVERIES = 50;
+
+/**
+ * One inquiry handed to one live device socket (DESIGN §6.6, the ops timeline): `new` when it was
+ * pushed as it was asked, `sync` when a (re)connecting device got it in its pending list. Recorded by
+ * the node the socket is on; `GET /api/inquiries/:id/channels` (ops) lists them as `devices`.
+ */
+export const DeviceDeliverySchema = z.object({
+  inquiryId: z.string(),
+  deviceName: z.string(),
+  deviceId: z.string(),
+  /** The Socket.IO socket id (one per connection). */
+  socketId: z.string(),
+  /** The device token's id, when it has one. */
+  jti: z.string().optional(),
+  via: z.literal('socket'),
+  event: z.enum(['new', 'sync']),
+  at: z.number(),
+});
+export type DeviceDelivery = z.infer<typeof DeviceDeliverySchema>;

@@ -38,7 +38,7 @@ describe('the terminal session', () => {
     ]);
     const size = inquiry({ question: 'Which size?', options: ['S', 'M'] });
     const arrived = onSnapshot(empty.state, snapshot([size]), NOW + 2000);
-    expect(text(arrived)).toContain('-- Question from shop assistant -- 0:28 left');
+    expect(text(arrived)).toContain('-- Question from shop assistant for alice -- 0:28 left');
     expect(arrived.print).toContain('    2) M');
     expect(arrived.state.draft?.inquiry.inquiryId).toBe(size.inquiryId);
     expect(promptText(arrived.state, NOW + 2000)).toBe('[0:28] pick> ');
@@ -56,7 +56,7 @@ describe('the terminal session', () => {
     const opened = connectedWith([week]);
     const later = NOW + 5000;
     expect(text(opened)).toContain(
-      `-- Question from shop assistant -- 3d 0h left, answer by ${formatAnswerBy(answerBy, NOW)}`,
+      `-- Question from shop assistant for alice -- 3d 0h left, answer by ${formatAnswerBy(answerBy, NOW)}`,
     );
     expect(promptText(opened.state, later)).toBe('[2d 23h] pick> ');
     expect(onLine(opened.state, '/list', later).print).toContain(
@@ -227,6 +227,25 @@ describe('what the terminal prints', () => {
     expect(opened).toContain('Title\\x1b]0;pwned\\x07');
   });
 
+  it('says which agent asked and for whom, as the web card does ("an agent" when its token has no name)', () => {
+    const named = inquiry({
+      question: 'Which size?',
+      asker: { name: 'shop assistant', tokenSubject: 'bob' },
+    });
+    expect(text(connectedWith([named]))).toContain('-- Question from shop assistant for bob --');
+    const unnamed = inquiry({ question: 'Which size?', asker: { tokenSubject: 'bob' } });
+    expect(text(connectedWith([unnamed]))).toContain('-- Question from an agent for bob --');
+    const approval = inquiry({
+      question: 'Drop it?',
+      kind: 'approval',
+      action: { server: 'db', tool: 'drop', arguments: {} },
+      asker: { name: 'ops bot', tokenSubject: 'carol\u202e' },
+    });
+    expect(text(connectedWith([approval]))).toContain(
+      '-- Approval needed (asked by ops bot for carol\\u202e) --',
+    );
+  });
+
   it('an approval shows the backend, the tool and the exact arguments', () => {
     const q = inquiry({
       question: 'May I delete 3 invoices?',
@@ -235,7 +254,7 @@ describe('what the terminal prints', () => {
       action: { server: 'billing', tool: 'delete_invoices', arguments: { ids: [1, 2, 3] } },
     });
     const lines = connectedWith([q]).print;
-    expect(lines).toContain('-- Approval needed (shop assistant) - CRITICAL -- 0:30 left');
+    expect(lines).toContain('-- Approval needed (asked by shop assistant for alice) - CRITICAL -- 0:30 left');
     expect(lines).toContain('  tool:      delete_invoices');
     expect(lines.join('\n')).toContain('    {\n      "ids": [\n        1,');
     expect(lines).toContain('Type approve or reject (a / r).');

@@ -119,7 +119,7 @@ describe('hitl answer in a real terminal (tmux)', () => {
       undefined,
       { timeout: 60_000 },
     );
-    await waitFor('answer', /Question from shop assistant -- 0:[34]\d left[\s\S]*\(1\/3\) Size/);
+    await waitFor('answer', /Question from shop assistant for u-[\w-]+ -- 0:[34]\d left[\s\S]*\(1\/3\) Size/);
     await waitFor('answer', /\[0:[34]\d\] size> $/m);
     await typeLine('answer', ''); // keeps the prefilled M
     await waitFor('answer', /budget> $/m);
@@ -248,7 +248,10 @@ describe('hitl answer in a real terminal (tmux)', () => {
       undefined,
       { timeout: 60_000 },
     );
-    const shown = await waitFor('window', /Question from shop assistant -- \dd \d+h left, answer by .+\n/);
+    const shown = await waitFor(
+      'window',
+      /Question from shop assistant for u-[\w-]+ -- \dd \d+h left, answer by .+\n/,
+    );
     // The end of the window on this computer's clock, to the minute (either side of a second's skew).
     const end = t0 + 3 * 86_400_000;
     const hhmm = (at: number) => {

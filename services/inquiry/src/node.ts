@@ -35,9 +35,15 @@ import { createLogger, type Logger } from './logger.js';
 import { HeldCalls } from './mcp/held-calls.js';
 import { NodeMetrics } from './metrics.js';
 import { MemoryDeliveryLog, RedisDeliveryLog, SqliteDeliveryLog } from './notify/delivery-log.js';
+import {
+  MemoryDeviceDeliveryLog,
+  RedisDeviceDeliveryLog,
+  SqliteDeviceDeliveryLog,
+} from './notify/device-delivery-log.js';
 import { startNotifiers } from './notify/notifiers.js';
 import { createPushParts } from './push/push-setup.js';
 import { connectRedis } from './redis.js';
+import { DeviceDeliveryRecorder } from './socket/delivery-recorder.js';
 import { createDeviceGateway } from './socket/gateway.js';
 import { VERSION } from './version.js';
 
@@ -162,6 +168,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     : embedded?.database
       ? new SqliteDeliveryLog(embedded.database.db)
       : new MemoryDeliveryLog();
+  const deviceDeliveries = redis
+    ? new RedisDeviceDeliveryLog(redis.client, config.retentionMs)
+    : embedded?.database
+      ? new SqliteDeviceDeliveryLog(embedded.database.db)
+      : new MemoryDeviceDeliveryLog();
+  const deviceRecorder = new DeviceDeliveryRecorder(deviceDeliveries, logger);
   const notifiers = startNotifiers({
     config,
     directory,
@@ -194,6 +206,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     tokens,
     links,
     deliveries,
+    deviceDeliveries,
     limiter,
     heldCalls,
     clock,
@@ -236,6 +249,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     limits: { maxSocketsPerToken: config.maxSocketsPerToken, handshakesPerMin: config.handshakesPerMin },
     revocations,
     sightings,
+    deliveries: deviceRecorder,
     adapter: redis?.adapter,
   });
   listeners.push(gateway.events);
@@ -277,6 +291,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
       await within(clock, 2000, gateway.io.close());
       httpServer.closeAllConnections();
+      await deviceRecorder.close();
       await store.close();
       await tasks.close();
       await revocationStore.close();

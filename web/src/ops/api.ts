@@ -3,6 +3,8 @@ import {
   DecisionRecordSchema,
   type Delivery,
   DeliverySchema,
+  type DeviceDelivery,
+  DeviceDeliverySchema,
   ErrorBodySchema,
   type Inquiry,
   InquirySchema,
@@ -26,18 +28,21 @@ export class ApiError extends Error {
   }
 }
 
+/** Each entry checked at this boundary; a malformed one is skipped, not fatal. */
+function parsed<T>(list: unknown, schema: Schema<T>): T[] {
+  return (Array.isArray(list) ? list : []).flatMap((item) => {
+    const result = schema.safeParse(item);
+    return result.success ? [result.data] : [];
+  });
+}
+
 async function getPage<T>(path: string, token: string, schema: Schema<T>, signal?: AbortSignal) {
   const response = await fetch(path, { headers: { Authorization: `Bearer ${token}` }, signal });
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) throw apiError(response, body);
   const page = body as Partial<Page<unknown>> | null;
-  // Check each item at this boundary; one malformed record is skipped, not fatal.
-  const items = (Array.isArray(page?.items) ? page.items : []).flatMap((item) => {
-    const parsed = schema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
   return {
-    items,
+    items: parsed(page?.items, schema),
     nextCursor: typeof page?.nextCursor === 'string' ? page.nextCursor : null,
     raw: page?.items?.length ?? 0,
   };
@@ -105,19 +110,33 @@ export async function listDecisions(
   }
 }
 
-/** What every channel (push, mail, webhooks) did for one inquiry; `null` when the server has no such list. */
+/** What reached out for one inquiry: every channel's messages and every device socket it was handed to. */
+export interface Channels {
+  deliveries: Delivery[];
+  /** Newest first; empty from a server that does not record them. */
+  devices: DeviceDelivery[];
+}
+
+/**
+ * `GET /api/inquiries/:id/channels`: what every channel (push, mail, webhooks) did for one inquiry
+ * (`items`) and which devices got it live (`devices`); `null` when the server has no such list.
+ */
 export async function listChannels(
   token: string,
   inquiryId: string,
   signal?: AbortSignal,
-): Promise<Delivery[] | null> {
-  try {
-    const path = `/api/inquiries/${encodeURIComponent(inquiryId)}/channels`;
-    return (await getPage(path, token, DeliverySchema, signal)).items;
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return null;
-    throw error;
-  }
+): Promise<Channels | null> {
+  const response = await fetch(`/api/inquiries/${encodeURIComponent(inquiryId)}/channels`, {
+    headers: { Authorization: `Bearer ${token}` },
+    signal,
+  });
+  if (response.status === 404 || response.status === 405) return null;
+  const body = (await response.json().catch(() => null)) as { items?: unknown; devices?: unknown } | null;
+  if (!response.ok) throw apiError(response, body);
+  return {
+    deliveries: parsed(body?.items, DeliverySchema),
+    devices: parsed(body?.devices, DeviceDeliverySchema),
+  };
 }
 
 /** One inquiry of any user (ops); `null` when it does not exist (or its retention ended). */

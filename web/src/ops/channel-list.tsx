@@ -1,9 +1,8 @@
 import { type Delivery, showInvisible } from '@hitl/protocol';
-import { useEffect, useState } from 'react';
-import { listChannels } from './api';
 import { formatTime } from './format';
+import type { ChannelsState } from './use-channels';
 
-const CHANNEL_NAMES: Record<Delivery['channel'], string> = {
+export const CHANNEL_NAMES: Record<Delivery['channel'], string> = {
   push: 'Push',
   email: 'Mail',
   webhook: 'Webhook',
@@ -19,22 +18,11 @@ function attemptText(attempt: Delivery['attempts'][number]): string {
  * Which channels reached out for this inquiry beyond open pages, and what each said (DESIGN §6.3):
  * push accepted or gone, mail accepted, every webhook attempt.
  */
-export function ChannelList({ token, inquiryId }: { token: string; inquiryId: string }) {
-  const [items, setItems] = useState<Delivery[] | null | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const abort = new AbortController();
-    listChannels(token, inquiryId, abort.signal).then(
-      (found) => setItems(found),
-      (e: unknown) => {
-        if (!abort.signal.aborted) setError(e instanceof Error ? e.message : String(e));
-      },
-    );
-    return () => abort.abort();
-  }, [token, inquiryId]);
+export function ChannelList({ channels, error }: ChannelsState) {
   if (error) return <p role="alert">Channels could not be read: {error}</p>;
-  if (items === undefined) return <p className="muted">Reading channels…</p>;
-  if (items === null) return <p className="muted">This server does not report channels.</p>;
+  if (channels === undefined) return <p className="muted">Reading channels…</p>;
+  if (channels === null) return <p className="muted">This server does not report channels.</p>;
+  const items = channels.deliveries;
   if (items.length === 0) return <p className="muted">No push, mail or webhook was sent for this inquiry.</p>;
   return (
     <ul className="channels">

@@ -1,10 +1,29 @@
-import { type DecisionRecord, type Inquiry, showInvisible } from '@hitl/protocol';
+import {
+  type DecisionRecord,
+  type Delivery,
+  type DeviceDelivery,
+  type Inquiry,
+  showInvisible,
+} from '@hitl/protocol';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { QuestionText } from '../markdown/safe-markdown';
 import { outcomeText } from '../outcome';
-import { ChannelList } from './channel-list';
+import { CHANNEL_NAMES, ChannelList } from './channel-list';
 import { formatTime, showValue } from './format';
 import { formatDuration } from './stats';
+import { useChannels } from './use-channels';
+
+/** A device that got the inquiry over its live connection: as it was asked, or in its sync on connect. */
+const deviceEvent = (d: DeviceDelivery) => ({
+  at: d.at,
+  what: `delivered to ${showInvisible(d.deviceName)} (live${d.event === 'sync' ? ', on connect' : ''})`,
+});
+
+/** A push, mail or webhook message sent for it, and how it went. */
+const channelEvent = (d: Delivery) => ({
+  at: d.createdAt,
+  what: `sent by ${CHANNEL_NAMES[d.channel]} to ${showInvisible(d.url)}: ${d.status}`,
+});
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -103,6 +122,7 @@ export function InquiryDetail(props: {
   const { inquiry, decisions } = props;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  const channels = useChannels(props.token, inquiry.inquiryId, inquiry.status);
   const events = [
     {
       at: inquiry.createdAt,
@@ -126,6 +146,8 @@ export function InquiryDetail(props: {
       at: d.at,
       what: `audit: ${d.decidedBy}${d.strategy ? ` (${d.strategy})` : ''}`,
     })),
+    ...(channels.channels?.devices ?? []).map(deviceEvent),
+    ...(channels.channels?.deliveries ?? []).map(channelEvent),
   ].sort((a, b) => a.at - b.at);
   const by = inquiry.resolvedBy;
   return (
@@ -191,14 +213,15 @@ export function InquiryDetail(props: {
       </dl>
       <h4>Events</h4>
       <ol className="timeline">
-        {events.map((event) => (
-          <li key={`${event.at}-${event.what}`}>
+        {events.map((event, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: two events may share a time and words (two sockets named alike).
+          <li key={`${i}-${event.at}-${event.what}`}>
             <time dateTime={new Date(event.at).toISOString()}>{formatTime(event.at)}</time> {event.what}
           </li>
         ))}
       </ol>
       <h4>Channels</h4>
-      <ChannelList token={props.token} inquiryId={inquiry.inquiryId} />
+      <ChannelList {...channels} />
     </section>
   );
 }

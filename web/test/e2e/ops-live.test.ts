@@ -154,6 +154,48 @@ describe('live ops console in headless Chromium', () => {
     expect((await asked.result).status).toBe('cancelled');
   });
 
+  it('the timeline says which devices the inquiry was delivered to', async () => {
+    const user = newUser();
+    const devices = [];
+    for (const [name, options] of [
+      ['Phone', PHONE],
+      ['Laptop', DESKTOP],
+    ] as const) {
+      const context = keep(await openContext(browser, node, options));
+      const opened = await openApp(
+        context,
+        node,
+        `token=${await token(node, user, 'device')}&device=${name}`,
+      );
+      await opened.page.locator('[data-status="connected"]').waitFor();
+      devices.push(opened.page);
+    }
+    const question = `Which devices ${randomUUID().slice(0, 6)}?`;
+    const asked = await ask(node, user, question);
+    for (const page of devices) await page.locator('article', { hasText: question }).waitFor();
+    const id = await pendingId(node, user, question);
+
+    const { context, problems } = await openOps(DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${node.url}/ops/inquiries/${id}`);
+    const timeline = page.getByRole('region', { name: `Inquiry ${id}` }).locator('.timeline');
+    // Recorded in batches, and re-read while pending: give it the time a loaded machine needs.
+    await timeline.getByText('delivered to Phone (live)').waitFor({ timeout: 20_000 });
+    await timeline.getByText('delivered to Laptop (live)').waitFor({ timeout: 20_000 });
+    const lines = await timeline.locator('li').allTextContents();
+    const asking = lines.findIndex((l) => l.includes('asked by shop assistant'));
+    const delivered = lines.findIndex((l) => l.includes('delivered to'));
+    expect(asking).toBeGreaterThanOrEqual(0);
+    expect(delivered).toBeGreaterThan(asking);
+    await screenshot(page, 'ops-timeline-devices');
+    await fetch(`${node.url}/api/inquiries/${id}/cancel`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await token(node, 'oncall', 'ops')}` },
+    });
+    expect((await asked.result).status).toBe('cancelled');
+    expect(problems).toEqual([]);
+  });
+
   it('an ops cancel closes the device’s card and returns cancelled to the agent', async () => {
     const user = newUser();
     const deviceContext = await openContext(browser, node, PHONE);

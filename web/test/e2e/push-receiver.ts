@@ -98,6 +98,11 @@ export async function startPushReceiver(): Promise<PushReceiver> {
         });
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // The node's push client keeps connections alive; they would hold `close` for their timeout.
+        server.closeAllConnections();
+      }),
   };
 }

@@ -79,18 +79,25 @@ export function notificationsIn(worker: Worker, tag?: string): Promise<ShownInWo
   }, tag);
 }
 
-/** Waits until the worker shows notifications with `tag` for which `ok` holds. */
+/**
+ * Waits until the worker shows notifications with `tag` for which `ok` holds. On a timeout the error
+ * says what the worker showed and, with `delivery`, what DevTools reported about the worker.
+ */
 export async function waitForNotifications(
   worker: Worker,
   tag: string,
   ok: (shown: ShownInWorker[]) => boolean,
-  timeoutMs = 15_000,
+  delivery?: { trace: string[] },
+  timeoutMs = 30_000,
 ): Promise<ShownInWorker[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const shown = await notificationsIn(worker, tag);
     if (ok(shown)) return shown;
-    if (Date.now() > deadline) throw new Error(`notifications for ${tag}: ${JSON.stringify(shown)}`);
+    if (Date.now() > deadline) {
+      const trace = delivery ? `\nDevTools:\n${delivery.trace.join('\n')}` : '';
+      throw new Error(`notifications for ${tag}: ${JSON.stringify(shown)}${trace}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -116,16 +123,31 @@ export function clickNotification(worker: Worker, tag: string, action: string): 
   );
 }
 
-/** The DevTools side: the worker's registration id, and `ServiceWorker.deliverPushMessage`. */
+/**
+ * The DevTools side: the worker's registration id, and `ServiceWorker.deliverPushMessage`. The
+ * domain reports the registrations of this page's browser context only (each context numbers its
+ * own from 0). `trace` keeps what it reported (versions, errors, deliveries) for a failure's message.
+ */
 export async function pushDelivery(
   cdp: CDPSession,
   origin: string,
-): Promise<{ registrationId: string; deliver(data: string): Promise<unknown> }> {
+): Promise<{ registrationId: string; trace: string[]; deliver(data: string): Promise<unknown> }> {
   const registrations = new Map<string, string>();
+  const trace: string[] = [];
+  const note = (line: string) => trace.push(`${new Date().toISOString()} ${line}`);
   cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => {
     for (const r of event.registrations) {
+      note(`registration ${r.registrationId} ${r.scopeURL}${r.isDeleted ? ' deleted' : ''}`);
       if (!r.isDeleted) registrations.set(r.scopeURL, r.registrationId);
     }
+  });
+  cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
+    for (const v of event.versions) {
+      note(`version ${v.versionId} of ${v.registrationId}: ${v.status}, ${v.runningStatus}`);
+    }
+  });
+  cdp.on('ServiceWorker.workerErrorReported', ({ errorMessage: e }) => {
+    note(`error in ${e.registrationId}: ${e.errorMessage} (${e.sourceURL}:${e.lineNumber})`);
   });
   await cdp.send('ServiceWorker.enable');
   const scope = `${origin}/`;
@@ -137,7 +159,11 @@ export async function pushDelivery(
   const registrationId = registrations.get(scope) ?? '';
   return {
     registrationId,
+    trace,
     /** Hands a push's plaintext to the worker, as the browser does when its push service delivers one. */
-    deliver: (data: string) => cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data }),
+    deliver: (data: string) => {
+      note(`deliver to ${registrationId}: ${data.slice(0, 60)}…`);
+      return cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data });
+    },
   };
 }

@@ -11,9 +11,16 @@ export const timeLeft = (inquiry: PendingInquiry, now: number): string => {
   return ms > 0 ? `${countdown(ms)} left` : 'time is up';
 };
 
+/**
+ * Who asked, for whom, as the web card says it: the agent (its token's name; "an agent" when the
+ * token has none) and the person it acts for (the token's subject).
+ */
+export const askedByOf = (inquiry: PendingInquiry): string =>
+  `${inquiry.asker.name ? plain(inquiry.asker.name) : 'an agent'} for ${plain(inquiry.asker.tokenSubject)}`;
+
 function titleOf(inquiry: PendingInquiry): string {
-  const who = askerOf(inquiry);
-  const title = inquiry.kind === 'approval' ? `Approval needed (${who})` : `Question from ${who}`;
+  const who = askedByOf(inquiry);
+  const title = inquiry.kind === 'approval' ? `Approval needed (asked by ${who})` : `Question from ${who}`;
   return inquiry.critical ? `${title} - CRITICAL` : title;
 }
 

@@ -3,12 +3,15 @@ import { describeZodError } from '@hitl/protocol';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { DeliveryLog } from '../notify/delivery-log.js';
+import type { DeviceDeliveryLog } from '../notify/device-delivery-log.js';
 import { type AuthVariables, requireRole } from './auth.js';
 import { errorResponse } from './errors.js';
 
 export interface WebhookRouteDeps {
   tokens: TokenService;
   deliveries: DeliveryLog;
+  /** Which device sockets got each inquiry; absent: `devices` is an empty list. */
+  deviceDeliveries?: DeviceDeliveryLog;
 }
 
 const DeliveriesQuerySchema = z.strictObject({
@@ -19,7 +22,9 @@ const DeliveriesQuerySchema = z.strictObject({
 
 /**
  * `GET /api/webhooks/deliveries` (ops): every webhook message, newest first, with its attempts.
- * `GET /api/inquiries/:id/channels` (ops): what every channel (push, mail, webhooks) did for one inquiry.
+ * `GET /api/inquiries/:id/channels` (ops): what every channel (push, mail, webhooks) did for one inquiry
+ * (`items`), and which device sockets it was handed to, newest first (`devices`, at most
+ * `MAX_DEVICE_DELIVERIES`).
  */
 export function webhookRoutes(deps: WebhookRouteDeps): Hono<{ Variables: AuthVariables }> {
   const app = new Hono<{ Variables: AuthVariables }>();
@@ -29,8 +34,12 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<{ Variables: AuthVar
     return c.json(await deps.deliveries.list({ ...parsed.data, channel: 'webhook' }));
   });
   app.get('/inquiries/:id/channels', requireRole(deps.tokens, ['ops']), async (c) => {
-    const page = await deps.deliveries.list({ inquiryId: c.req.param('id'), limit: 200 });
-    return c.json({ items: page.items });
+    const inquiryId = c.req.param('id');
+    const [page, devices] = await Promise.all([
+      deps.deliveries.list({ inquiryId, limit: 200 }),
+      deps.deviceDeliveries?.list(inquiryId) ?? [],
+    ]);
+    return c.json({ items: page.items, devices });
   });
   return app;
 }

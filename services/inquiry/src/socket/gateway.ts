@@ -17,6 +17,7 @@ import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js';
 import type { DeviceSightings } from '../devices/device-sightings.js';
+import { type DeviceDeliveryRecorder, recordDeliveries } from './delivery-recorder.js';
 import { handleDeviceEvents } from './device-events.js';
 import { type DeviceServer, type DeviceSocket, OPS_ROOM, tokenRoom, userRoom } from './device-socket.js';
 import { checkHandshake } from './handshake.js';
@@ -42,6 +43,8 @@ export interface GatewayDeps {
   revocations?: Pick<RevocationCache, 'onReload'>;
   /** Device records (DESIGN §6.7): each device socket's token is recorded as seen. */
   sightings?: Pick<DeviceSightings, 'note'>;
+  /** Where each inquiry handed to a device socket is recorded for ops (the inquiry's timeline). */
+  deliveries?: DeviceDeliveryRecorder;
   /** Socket.IO adapter factory (Redis streams in distributed mode; in-memory otherwise). */
   adapter?: Parameters<Server['adapter']>[0];
 }
@@ -91,6 +94,7 @@ export function createDeviceGateway(
       );
       return;
     }
+    if (deps.deliveries) recordDeliveries(socket, deps.deliveries, deps.clock);
     void socket.join([userRoom(socket.data.userId), tokenRoom(socket.data.tokenKey)]);
     const named = DeviceNameSchema.safeParse(socket.handshake.auth?.deviceName);
     deps.sightings?.note(socket.data.claims, named.success ? named.data : undefined);

@@ -1,0 +1,125 @@
+import { type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
+import type { SqliteDatabase } from '@hitl/store';
+import { migrate } from '@hitl/store';
+import type { Redis } from 'ioredis';
+
+/**
+ * Which live device sockets got an inquiry (ops timeline): the newest `MAX_DEVICE_DELIVERIES` per
+ * inquiry, in the node's store kind, so every node of a cluster reads what every other wrote.
+ */
+export interface DeviceDeliveryLog {
+  /** Appends a batch (any inquiries); each inquiry keeps only its newest entries. */
+  add(entries: readonly DeviceDelivery[]): Promise<void>;
+  /** One inquiry's entries, newest first. */
+  list(inquiryId: string): Promise<DeviceDelivery[]>;
+}
+
+/** The entries of a batch by inquiry, in the order they came (`Map.groupBy` needs Node 21). */
+function byInquiry(entries: readonly DeviceDelivery[]): Map<string, DeviceDelivery[]> {
+  const groups = new Map<string, DeviceDelivery[]>();
+  for (const entry of entries) {
+    const group = groups.get(entry.inquiryId);
+    if (group) group.push(entry);
+    else groups.set(entry.inquiryId, [entry]);
+  }
+  return groups;
+}
+const newestFirst = (a: DeviceDelivery, b: DeviceDelivery) => b.at - a.at;
+
+/** This process only: at most `maxInquiries` inquiries (the least recently written dropped first). */
+export class MemoryDeviceDeliveryLog implements DeviceDeliveryLog {
+  private readonly byId = new Map<string, DeviceDelivery[]>();
+
+  constructor(private readonly maxInquiries = 10_000) {}
+
+  async add(entries: readonly DeviceDelivery[]): Promise<void> {
+    for (const [inquiryId, added] of byInquiry(entries)) {
+      const kept = [...added.toReversed(), ...(this.byId.get(inquiryId) ?? [])];
+      this.byId.delete(inquiryId);
+      this.byId.set(inquiryId, kept.slice(0, MAX_DEVICE_DELIVERIES));
+    }
+    for (const oldest of this.byId.keys()) {
+      if (this.byId.size <= this.maxInquiries) break;
+      this.byId.delete(oldest);
+    }
+  }
+
+  async list(inquiryId: string): Promise<DeviceDelivery[]> {
+    return structuredClone(this.byId.get(inquiryId) ?? []);
+  }
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS device_deliveries (
+  seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+  inquiry_id TEXT NOT NULL,
+  body       TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS device_deliveries_by_inquiry ON device_deliveries (inquiry_id, seq);
+`;
+
+/** The embedded node's: a table in its state file, trimmed per inquiry and to `maxRows` in all. */
+export class SqliteDeviceDeliveryLog implements DeviceDeliveryLog {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly maxRows = 100_000,
+  ) {
+    migrate(db, 'device_deliveries', 1, SCHEMA);
+  }
+
+  async add(entries: readonly DeviceDelivery[]): Promise<void> {
+    const insert = this.db.prepare('INSERT INTO device_deliveries (inquiry_id, body) VALUES (?, ?)');
+    const trim = this.db.prepare(
+      `DELETE FROM device_deliveries WHERE inquiry_id = ? AND seq NOT IN
+         (SELECT seq FROM device_deliveries WHERE inquiry_id = ? ORDER BY seq DESC LIMIT ${MAX_DEVICE_DELIVERIES})`,
+    );
+    this.db.transaction(() => {
+      for (const [inquiryId, added] of byInquiry(entries)) {
+        for (const entry of added) insert.run(inquiryId, JSON.stringify(entry));
+        trim.run(inquiryId, inquiryId);
+      }
+      this.db
+        .prepare('DELETE FROM device_deliveries WHERE seq <= (SELECT MAX(seq) FROM device_deliveries) - ?')
+        .run(this.maxRows);
+    })();
+  }
+
+  async list(inquiryId: string): Promise<DeviceDelivery[]> {
+    const rows = this.db
+      .prepare('SELECT body FROM device_deliveries WHERE inquiry_id = ? ORDER BY seq DESC LIMIT ?')
+      .all(inquiryId, MAX_DEVICE_DELIVERIES) as { body: string }[];
+    return rows.map((r) => JSON.parse(r.body) as DeviceDelivery);
+  }
+}
+
+/** The cluster's: a list per inquiry, `hitl:inq:{<id>}:devices` (the inquiry's slot), kept for the retention. */
+export class RedisDeviceDeliveryLog implements DeviceDeliveryLog {
+  constructor(
+    private readonly redis: Redis,
+    private readonly retentionMs: number,
+    private readonly prefix = 'hitl:',
+  ) {}
+
+  private key(inquiryId: string): string {
+    return `${this.prefix}inq:{${inquiryId}}:devices`;
+  }
+
+  async add(entries: readonly DeviceDelivery[]): Promise<void> {
+    const batch = this.redis.pipeline();
+    for (const [inquiryId, added] of byInquiry(entries)) {
+      const key = this.key(inquiryId);
+      batch
+        .lpush(key, ...added.map((e) => JSON.stringify(e)))
+        .ltrim(key, 0, MAX_DEVICE_DELIVERIES - 1)
+        .pexpire(key, this.retentionMs);
+    }
+    const results = (await batch.exec()) ?? [];
+    const failed = results.find(([error]) => error);
+    if (failed?.[0]) throw failed[0];
+  }
+
+  async list(inquiryId: string): Promise<DeviceDelivery[]> {
+    const bodies = await this.redis.lrange(this.key(inquiryId), 0, MAX_DEVICE_DELIVERIES - 1);
+    return bodies.map((b) => JSON.parse(b) as DeviceDelivery).sort(newestFirst);
+  }
+}
