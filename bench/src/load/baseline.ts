@@ -112,6 +112,9 @@ async function heldRelease(socket: Socket, p: BaselineParams, faults: Faults): P
     held.delete(n);
     hold(next++);
   }
+  // A release the server gets before the request itself is lost (it holds nothing yet), and that
+  // request would then wait forever: release only what the server says it holds.
+  await until(() => [...open.keys()].every((n) => held.has(n)), 30_000, 'held before the final releases');
   for (const n of open.keys()) socket.emit('release', n);
   await within(Promise.allSettled(open.values()), 10_000, 'final releases');
   return hist;

@@ -25,7 +25,9 @@ local inquiryId = ARGV[7]
 if ARGV[9] == '1' then
   redis.call('ZREM', KEYS[2], inquiryId)
   if ARGV[8] == '1' and redis.call('GET', KEYS[3]) == inquiryId then
-    redis.call('PEXPIRE', KEYS[3], retentionMs)
+    -- The hash's own expiry time, not `retentionMs` from now again: a script's clock may tick between
+    -- two PEXPIREs, and the key must never outlive the hash.
+    redis.call('PEXPIREAT', KEYS[3], redis.call('PEXPIRETIME', hashKey))
   end
 end
 redis.call('ZREM', KEYS[4], inquiryId)

@@ -25,6 +25,9 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
   if (!server || !cli)
     throw new Error('redis-server / redis-cli not found on PATH: apt-get install redis-server');
   const ports = [await freePort(), await freePort(), await freePort()];
+  // The cluster bus listens on port + 10000 by default, past 65535 for a high ephemeral port (the
+  // server then exits at start): each node gets a free bus port of its own.
+  const busPorts = [await freePort(), await freePort(), await freePort()];
   const dirs = ports.map(() => mkdtempSync(join(tmpdir(), 'hitl-cluster-')));
   const children = await Promise.all(
     ports.map((port, i) =>
@@ -48,6 +51,8 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
           'nodes.conf',
           '--cluster-node-timeout',
           '2000',
+          '--cluster-port',
+          String(busPorts[i]),
         ]),
         port,
       ),
