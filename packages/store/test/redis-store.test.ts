@@ -73,16 +73,39 @@ describe('RedisInquiryStore on a real server', () => {
     await sleep(50);
     await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     // The premise: nobody is subscribed when the resolution is published.
-    expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
+    const channel = keys.resolvedChannel(inquiry.inquiryId);
+    expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     const started = Date.now();
     expect(await other.resolve(inquiry.inquiryId, answered('M'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'M' });
     expect(Date.now() - started).toBeLessThan(5000);
-    // The subscription is back and carries later resolutions.
+    expect(heard).toEqual([inquiry.inquiryId]);
+    // The subscriber is back and carries later resolutions of what this store waits on.
     const next = sampleInquiry();
     await store.create(next);
+    const waitingNext = store.waitForResolution(next.inquiryId, { deadline: Date.now() + 15_000 });
+    await eventually(async () => (await admin.pubsub('SHARDNUMSUB', keys.resolvedChannel(next.inquiryId)))[1] === 1);
     await other.resolve(next.inquiryId, answered('L'));
+    expect(await waitingNext).toMatchObject({ status: 'answered', answer: 'L' });
     await eventually(() => heard.includes(next.inquiryId));
+  });
+
+  it("subscribes an inquiry's channel (in the inquiry's slot) only while a waiter is on it", async () => {
+    const { store, keys } = openStore();
+    const { store: other } = openStore({ prefix: keys.inquiry('').split('inq:')[0] });
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const channel = keys.resolvedChannel(inquiry.inquiryId);
+    expect(hashTag(channel)).toBe(hashTag(keys.inquiry(inquiry.inquiryId)));
+    const subscribers = async () => (await admin.pubsub('SHARDNUMSUB', channel))[1];
+    expect(await subscribers()).toBe(0);
+    const first = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    const second = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    await eventually(async () => (await subscribers()) === 1);
+    expect(await other.resolve(inquiry.inquiryId, answered('W'))).toMatchObject({ kind: 'won' });
+    expect(await first).toMatchObject({ status: 'answered', answer: 'W' });
+    expect(await second).toMatchObject({ status: 'answered', answer: 'W' });
+    await eventually(async () => (await subscribers()) === 0);
   });
 
   it("wakes its own waiters from the resolve's reply, without the pub/sub round trip", async () => {
@@ -93,7 +116,8 @@ describe('RedisInquiryStore on a real server', () => {
     await sleep(50);
     // No subscription at all (and none for a minute): only the local wake can end the wait.
     await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
-    expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
+    const channel = keys.resolvedChannel(inquiry.inquiryId);
+    expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     expect(await store.resolve(inquiry.inquiryId, answered('N'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'N' });
   });
@@ -230,7 +254,7 @@ describe('RedisInquiryStore on a real server', () => {
         'answered',
         '{"status":"answered"}',
         60_000,
-        keys.resolvedChannel,
+        keys.resolvedChannel(id),
         1,
         token,
       );
@@ -277,7 +301,7 @@ describe('RedisInquiryStore on a real server', () => {
         'answered',
         '{"status":"answered"}',
         60_000,
-        keys.resolvedChannel,
+        keys.resolvedChannel(id),
         3,
         token,
         id,

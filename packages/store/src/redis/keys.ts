@@ -28,8 +28,11 @@ export interface StoreKeys {
   deadlines: string;
   /** Sorted set scored by the planned escalation time (epoch ms): pending inquiry ids still to escalate. */
   escalations: string;
-  /** Pub/sub channel carrying each resolution once. */
-  resolvedChannel: string;
+  /**
+   * Sharded pub/sub channel, in the inquiry's slot: its resolution, once (only the changing fields:
+   * status, resolution, suggested, votes, escalatedAt). Subscribed by the nodes waiting on it.
+   */
+  resolvedChannel(inquiryId: string): string;
   /** String: the inquiry an open MCP call waits on (for cancels that reach another node). */
   call(callKey: string): string;
   /** Hash: the user's push subscriptions, id → JSON record. */
@@ -66,7 +69,7 @@ export function storeKeys(prefix: string): StoreKeys {
     pending: `${prefix}pending`,
     deadlines: `${prefix}deadlines`,
     escalations: `${prefix}escalations`,
-    resolvedChannel: `${prefix}resolved`,
+    resolvedChannel: (inquiryId) => `${prefix}resolved:{${inquiryId}}`,
     call: (callKey) => `${prefix}call:${callKey}`,
     pushSubscriptions: (userId) => `${user(userId)}:push`,
     pushOrder: (userId) => `${user(userId)}:push:order`,

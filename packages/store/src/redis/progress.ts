@@ -30,7 +30,7 @@ export async function voteOn(
       vote.vote,
       encodeResolution(decides),
       ctx.retentionMs,
-      keys.resolvedChannel,
+      keys.resolvedChannel(inquiryId),
       vote.at,
       randomUUID(),
     ),

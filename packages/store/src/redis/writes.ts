@@ -196,7 +196,7 @@ export async function resolveInquiry(
     resolution.status,
     encodeResolution(resolution),
     ctx.retentionMs,
-    keys.resolvedChannel,
+    keys.resolvedChannel(inquiryId),
     resolution.resolvedAt,
     randomUUID(),
   ] as const;
