@@ -21,7 +21,8 @@ export function countRedisMessages(): () => number {
   proto.xread = function (this: unknown, ...args) {
     return xread.apply(this, args).then((reply) => {
       // [[stream, [[id, fields], ...]], ...] or null on a timeout.
-      if (Array.isArray(reply)) for (const [, entries] of reply as [string, unknown[]][]) received += entries.length;
+      if (Array.isArray(reply))
+        for (const [, entries] of reply as [string, unknown[]][]) received += entries.length;
       return reply;
     });
   };

@@ -84,7 +84,9 @@ describe('RedisInquiryStore on a real server', () => {
     const next = sampleInquiry();
     await store.create(next);
     const waitingNext = store.waitForResolution(next.inquiryId, { deadline: Date.now() + 15_000 });
-    await eventually(async () => (await admin.pubsub('SHARDNUMSUB', keys.resolvedChannel(next.inquiryId)))[1] === 1);
+    await eventually(
+      async () => (await admin.pubsub('SHARDNUMSUB', keys.resolvedChannel(next.inquiryId)))[1] === 1,
+    );
     await other.resolve(next.inquiryId, answered('L'));
     expect(await waitingNext).toMatchObject({ status: 'answered', answer: 'L' });
     await eventually(() => heard.includes(next.inquiryId));

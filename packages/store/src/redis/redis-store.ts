@@ -14,10 +14,10 @@ import type {
   WaitOptions,
 } from '../store.js';
 import { InFlight, Waiters, waitForResolution } from '../waiters.js';
+import { decodeMessage } from './codec.js';
 import { openClient } from './connection.js';
 import { type StoreKeys, storeKeys } from './keys.js';
 import { countPending, listDue, listDueEscalations, listPage, readInquiry } from './listing.js';
-import { decodeMessage } from './codec.js';
 import { escalateInquiry, voteOn } from './progress.js';
 import { ResolutionFeed } from './resolution-feed.js';
 import { defineScripts } from './scripts.js';
@@ -172,7 +172,10 @@ export class RedisInquiryStore implements InquiryStore {
     if (this.listeners.told(inquiryId)) return;
     const pending = this.pendingRead.get(inquiryId);
     const inquiry = pending && decodeMessage(message, pending);
-    if (inquiry) return this.ended(inquiry);
+    if (inquiry) {
+      this.ended(inquiry);
+      return;
+    }
     // Heard before the waiter's read returned: read the resolved state instead.
     void this.get(inquiryId).then(
       (read) => read && read.status !== 'pending' && this.ended(read),
