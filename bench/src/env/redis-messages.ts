@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 
 /**
  * Counts what this process receives from Redis on its subscriber connections: every pub/sub
- * delivery (`message`, `smessage`, `pmessage`) and every stream entry an `XREAD` returns (the
+ * delivery (`message`, `smessage`, `pmessage`, counted by their Buffer events) and every stream entry an `XREAD` returns (the
  * Socket.IO streams adapter reads that way). Installed by the bench node launcher only, by wrapping
  * ioredis' prototype: the node's code is unchanged.
  */
@@ -14,7 +14,8 @@ export function countRedisMessages(): () => number {
   };
   const emit = proto.emit;
   proto.emit = function (this: unknown, event, ...args) {
-    if (event === 'message' || event === 'smessage' || event === 'pmessage') received += 1;
+    // ioredis emits the Buffer form of every delivery (the string form only when someone listens).
+    if (event === 'messageBuffer' || event === 'smessageBuffer' || event === 'pmessageBuffer') received += 1;
     return emit.call(this, event, ...args);
   };
   const xread = proto.xread;
