@@ -1,4 +1,4 @@
-import { startRedisServer } from '@hitl/store/testing';
+import { startRedisCluster, startRedisServer } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
 import type { Fields } from '../core/summary.js';
 import { BENCH_SECRET, type NodeStats, nodeStats, startNodes } from '../env/nodes.js';
@@ -10,35 +10,60 @@ import { faultFields, param, type ScenarioContext, sumFaults } from './context.j
 const GOAL_MESSAGES_PER_LOCAL_CYCLE = 1.5;
 const GOAL_BYTES_GROWTH = 1.2;
 
-/** Bytes Redis has written to its clients so far (`INFO stats`). */
-async function outputBytes(url: string): Promise<number> {
+/** What one Redis server has done so far: bytes written to its clients, SPUBLISH calls. */
+async function serverCounts(url: string): Promise<{ bytes: number; spublish: number }> {
   const redis = new Redis(url);
   try {
-    const info = await redis.info('stats');
-    return Number(/^total_net_output_bytes:(\d+)/m.exec(info)?.[1] ?? Number.NaN);
+    const [stats, commands] = [await redis.info('stats'), await redis.info('commandstats')];
+    return {
+      bytes: Number(/^total_net_output_bytes:(\d+)/m.exec(stats)?.[1] ?? Number.NaN),
+      spublish: Number(/^cmdstat_spublish:calls=(\d+)/m.exec(commands)?.[1] ?? 0),
+    };
   } finally {
     redis.disconnect();
   }
 }
 
+/** Where the nodes' Redis is: the nodes' environment, the servers to read counters from. */
+interface Backend {
+  env: Record<string, string>;
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+async function oneRedis(): Promise<Backend> {
+  const redis = await startRedisServer();
+  return { env: { REDIS_URL: redis.url }, urls: [redis.url], stop: () => redis.stop() };
+}
+
+async function threeMasters(): Promise<Backend> {
+  const cluster = await startRedisCluster();
+  return {
+    env: { REDIS_CLUSTER_NODES: cluster.seeds },
+    urls: cluster.nodes.map((n) => `redis://${n.host}:${n.port}`),
+    stop: () => cluster.stop(),
+  };
+}
+
 /**
  * Scale-out: the same offered load (full cycles at `rate`/s, each user's agent and device on one
- * node) on 2, 4 (and 8) node processes sharing one Redis. Per N: the most messages any node
+ * node) on 2, 4 (and 8) node processes sharing one Redis, then the largest N on a 3-master Redis
+ * Cluster (`cluster_spublish_by_master`: the sharded channels' publishes per master). Per N: the most messages any node
  * received from Redis per cycle of its own users (`msgs_per_local_cycle_n<N>`), Redis output bytes
  * per cycle (`bytes_per_cycle_n<N>`), node CPU ms per local cycle and RSS.
  */
 export async function scaleOut(ctx: ScenarioContext): Promise<Fields> {
   const rate = param(ctx, 'rate', { quick: 50, full: 100 });
-  const seconds = param(ctx, 'seconds', { quick: 3, full: 20 });
+  const seconds = param(ctx, 'seconds', { quick: 2, full: 20 });
   const users = param(ctx, 'users', { quick: 64, full: 400 });
-  const largest = param(ctx, 'maxnodes', { quick: 4, full: 8 });
+  const largest = param(ctx, 'maxnodes', { quick: 2, full: 8 });
   const counts = [2, 4, 8].filter((n) => n <= largest);
   const fields: Fields = { rate_per_s: rate, window_s: seconds, users };
   const faults: Record<string, number>[] = [];
   let worstMessages = 0;
   const bytes: number[] = [];
   for (const n of counts) {
-    const result = await runWith(ctx, n, { rate, seconds, users });
+    const result = await runWith(ctx, n, { rate, seconds, users }, await oneRedis());
     faults.push(result.faults);
     worstMessages = Math.max(worstMessages, result.messagesPerLocalCycle);
     bytes.push(result.bytesPerCycle);
@@ -49,12 +74,21 @@ export async function scaleOut(ctx: ScenarioContext): Promise<Fields> {
     fields[`rss_mb_n${n}`] = Math.round(result.rssMb);
   }
   const growth = (bytes.at(-1) ?? 0) / (bytes[0] || 1);
+  // The largest N again on a 3-master Cluster: the fan-out channels must spread over the masters.
+  const onCluster = await runWith(ctx, largest, { rate, seconds, users }, await threeMasters());
+  faults.push(onCluster.faults);
+  fields.cluster_nodes = largest;
+  fields.cluster_msgs_per_local_cycle = round(onCluster.messagesPerLocalCycle);
+  fields.cluster_bytes_per_cycle = Math.round(onCluster.bytesPerCycle);
+  fields.cluster_spublish_by_master = onCluster.spublishByServer.join('/');
+  const mastersUsed = onCluster.spublishByServer.filter((calls) => calls > 0).length;
+  fields.cluster_masters_used = mastersUsed;
   const faultCounts = faultFields(sumFaults(faults));
   return {
     ...fields,
     bytes_growth: round(growth),
     ...faultCounts,
-    ok: faultCounts.faults === 0,
+    ok: faultCounts.faults === 0 && mastersUsed > 1,
     goal: worstMessages <= GOAL_MESSAGES_PER_LOCAL_CYCLE && growth <= GOAL_BYTES_GROWTH ? 'met' : 'missed',
   };
 }
@@ -67,6 +101,8 @@ interface RunFigures {
   bytesPerCycle: number;
   cpuMsPerLocalCycle: number;
   rssMb: number;
+  /** SPUBLISH calls each Redis server took in the window. */
+  spublishByServer: number[];
   faults: Record<string, number>;
 }
 
@@ -74,10 +110,10 @@ async function runWith(
   ctx: ScenarioContext,
   n: number,
   load: { rate: number; seconds: number; users: number },
+  backend: Backend,
 ): Promise<RunFigures> {
-  const redis = await startRedisServer();
-  ctx.cleanup.add(() => redis.stop());
-  const nodes = await startNodes(n, { redisUrl: redis.url });
+  ctx.cleanup.add(() => backend.stop());
+  const nodes = await startNodes(n, { env: backend.env });
   ctx.cleanup.add(() => Promise.all(nodes.map((node) => node.stop())));
   const params: ScaleOutParams = {
     secret: BENCH_SECRET,
@@ -85,7 +121,7 @@ async function runWith(
     users: load.users,
     ratePerSec: load.rate,
     durationMs: load.seconds * 1000,
-    tag: `scale${n}`,
+    tag: `scale${n}-${backend.urls.length}`,
   };
   const worker = startWorker<ScaleOutResult>('scale-out', params);
   ctx.cleanup.add(() => worker.kill());
@@ -93,24 +129,29 @@ async function runWith(
   // Let connect-time traffic (syncs, socket caps) settle before the window opens.
   await new Promise((resolve) => setTimeout(resolve, 500));
   const before = await Promise.all(nodes.map(nodeStats));
-  const bytesBefore = await outputBytes(redis.url);
+  const serversBefore = await Promise.all(backend.urls.map(serverCounts));
   worker.signal('go');
   const result = await worker.result;
   const after = await Promise.all(nodes.map(nodeStats));
-  const bytesAfter = await outputBytes(redis.url);
+  const serversAfter = await Promise.all(backend.urls.map(serverCounts));
+  const delta = (pick: (c: { bytes: number; spublish: number }) => number) =>
+    serversAfter.map((c, i) => pick(c) - pick(serversBefore[i] as { bytes: number; spublish: number }));
   for (const s of result.samples) ctx.log(`fault: ${s}`);
   const cycles = result.cyclesPerNode.reduce((a, b) => a + b, 0);
   const per = (pick: (s: NodeStats) => number) =>
     after.map((s, i) => (pick(s) - pick(before[i] as NodeStats)) / Math.max(1, result.cyclesPerNode[i] ?? 0));
   const messages = per((s) => s.messages);
   const cpu = per((s) => s.cpuMs);
-  ctx.log(`${n} nodes: ${cycles} cycles; messages per local cycle by node ${messages.map(round).join(' ')}`);
+  ctx.log(
+    `${n} nodes on ${backend.urls.length} Redis: ${cycles} cycles; messages per local cycle by node ${messages.map(round).join(' ')}`,
+  );
   await Promise.all(nodes.map((node) => node.stop()));
-  await redis.stop();
+  await backend.stop();
   return {
     cycles,
     messagesPerLocalCycle: Math.max(...messages),
-    bytesPerCycle: (bytesAfter - bytesBefore) / Math.max(1, cycles),
+    bytesPerCycle: delta((c) => c.bytes).reduce((a, b) => a + b, 0) / Math.max(1, cycles),
+    spublishByServer: delta((c) => c.spublish),
     cpuMsPerLocalCycle: cpu.reduce((a, b) => a + b, 0) / cpu.length,
     rssMb: Math.max(...after.map((s) => s.rssBytes)) / 2 ** 20,
     faults: result.faults,

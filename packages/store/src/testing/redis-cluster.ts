@@ -58,7 +58,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       children.map(
         (child) =>
           new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
             child.once('exit', () => resolve());
             child.kill('SIGKILL');
           }),
