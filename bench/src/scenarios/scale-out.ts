@@ -10,14 +10,22 @@ import { faultFields, param, type ScenarioContext, sumFaults } from './context.j
 const GOAL_MESSAGES_PER_LOCAL_CYCLE = 1.5;
 const GOAL_BYTES_GROWTH = 1.2;
 
-/** What one Redis server has done so far: bytes written to its clients, SPUBLISH calls. */
-async function serverCounts(url: string): Promise<{ bytes: number; spublish: number }> {
+interface ServerCounts {
+  bytes: number;
+  spublish: number;
+  /** Commands run, those scripts ran included (`INFO commandstats`). */
+  commands: number;
+}
+
+/** What one Redis server has done so far: bytes written to its clients, SPUBLISH calls, commands. */
+async function serverCounts(url: string): Promise<ServerCounts> {
   const redis = new Redis(url);
   try {
     const [stats, commands] = [await redis.info('stats'), await redis.info('commandstats')];
     return {
       bytes: Number(/^total_net_output_bytes:(\d+)/m.exec(stats)?.[1] ?? Number.NaN),
       spublish: Number(/^cmdstat_spublish:calls=(\d+)/m.exec(commands)?.[1] ?? 0),
+      commands: [...commands.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)].reduce((a, m) => a + Number(m[1]), 0),
     };
   } finally {
     redis.disconnect();
@@ -70,6 +78,7 @@ export async function scaleOut(ctx: ScenarioContext): Promise<Fields> {
     fields[`cycles_n${n}`] = result.cycles;
     fields[`msgs_per_local_cycle_n${n}`] = round(result.messagesPerLocalCycle);
     fields[`bytes_per_cycle_n${n}`] = Math.round(result.bytesPerCycle);
+    fields[`redis_cmds_per_cycle_n${n}`] = round(result.commandsPerCycle);
     fields[`cpu_ms_per_local_cycle_n${n}`] = round(result.cpuMsPerLocalCycle);
     fields[`rss_mb_n${n}`] = Math.round(result.rssMb);
   }
@@ -101,6 +110,8 @@ interface RunFigures {
   bytesPerCycle: number;
   cpuMsPerLocalCycle: number;
   rssMb: number;
+  /** Redis commands per cycle (all servers; those scripts ran included). */
+  commandsPerCycle: number;
   /** SPUBLISH calls each Redis server took in the window. */
   spublishByServer: number[];
   faults: Record<string, number>;
@@ -134,8 +145,8 @@ async function runWith(
   const result = await worker.result;
   const after = await Promise.all(nodes.map(nodeStats));
   const serversAfter = await Promise.all(backend.urls.map(serverCounts));
-  const delta = (pick: (c: { bytes: number; spublish: number }) => number) =>
-    serversAfter.map((c, i) => pick(c) - pick(serversBefore[i] as { bytes: number; spublish: number }));
+  const delta = (pick: (c: ServerCounts) => number) =>
+    serversAfter.map((c, i) => pick(c) - pick(serversBefore[i] as ServerCounts));
   for (const s of result.samples) ctx.log(`fault: ${s}`);
   const cycles = result.cyclesPerNode.reduce((a, b) => a + b, 0);
   const per = (pick: (s: NodeStats) => number) =>
@@ -152,6 +163,7 @@ async function runWith(
     messagesPerLocalCycle: Math.max(...messages),
     bytesPerCycle: delta((c) => c.bytes).reduce((a, b) => a + b, 0) / Math.max(1, cycles),
     spublishByServer: delta((c) => c.spublish),
+    commandsPerCycle: delta((c) => c.commands).reduce((a, b) => a + b, 0) / Math.max(1, cycles),
     cpuMsPerLocalCycle: cpu.reduce((a, b) => a + b, 0) / cpu.length,
     rssMb: Math.max(...after.map((s) => s.rssBytes)) / 2 ** 20,
     faults: result.faults,
