@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { ulid } from 'ulid';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisInquiryStore } from '../src/index.js';
-import { storeKeys } from '../src/redis/keys.js';
+import { type IndexKind, storeKeys } from '../src/redis/keys.js';
 import {
   answered,
   eventually,
@@ -137,8 +137,13 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await redis.hget(keys.inquiry(id), 'status')).toBe('pending');
     expect(await redis.hget(keys.inquiry(id), 'events')).toBe(`created ${inquiry.createdAt}`);
     expect(await redis.get(idem)).toBe(id);
-    expect(await redis.zscore(keys.deadlines, id)).toBe(String(inquiry.deadlines.serviceAt));
-    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+    expect(await redis.zscore(keys.index('deadlines', id), id)).toBe(String(inquiry.deadlines.serviceAt));
+    for (const set of [
+      keys.userPending('user-a'),
+      keys.userAll('user-a'),
+      keys.index('pending', id),
+      keys.index('all', id),
+    ]) {
       expect(await redis.zscore(set, id)).toBe('0');
     }
     const hashTtl = await redis.pttl(keys.inquiry(id));
@@ -153,7 +158,7 @@ describe('RedisInquiryStore on a real server', () => {
     const endedTtl = await redis.pttl(keys.inquiry(id));
     expect(endedTtl).toBeLessThanOrEqual(60_000);
     expect(await redis.pttl(idem)).toBeLessThanOrEqual(endedTtl);
-    for (const set of [keys.userPending('user-a'), keys.pending, keys.deadlines]) {
+    for (const set of [keys.userPending('user-a'), keys.index('pending', id), keys.index('deadlines', id)]) {
       expect(await redis.zscore(set, id)).toBeNull();
     }
     expect(await redis.zscore(keys.userAll('user-a'), id)).toBe('0');
@@ -178,7 +183,7 @@ describe('RedisInquiryStore on a real server', () => {
       await store.resolve(id, answered('T'), { userId: 'user-a', idempotencyKey: 'order-8' }),
     ).toMatchObject({ kind: 'won', inquiry: { status: 'answered', answer: 'T' } });
     expect(await evalshaCalls()).toBe(scriptsBefore + 1);
-    for (const set of [keys.userPending('user-a'), keys.pending, keys.deadlines]) {
+    for (const set of [keys.userPending('user-a'), keys.index('pending', id), keys.index('deadlines', id)]) {
       expect(await redis.zscore(set, id)).toBeNull();
     }
     // The key expires with the hash, not after it (both shortened in the same script).
@@ -202,7 +207,12 @@ describe('RedisInquiryStore on a real server', () => {
       expect(ttl).toBeLessThanOrEqual(week + 60_000);
     }
     // The per-user and global sets carry no TTL: an earlier, shorter inquiry cannot take them along.
-    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+    for (const set of [
+      keys.userPending('user-a'),
+      keys.userAll('user-a'),
+      keys.index('pending', inquiry.inquiryId),
+      keys.index('all', inquiry.inquiryId),
+    ]) {
       expect(await redis.pttl(set)).toBe(-1);
     }
   });
@@ -273,7 +283,7 @@ describe('RedisInquiryStore on a real server', () => {
     const id = inquiry.inquiryId;
     const idem = keys.idempotency('user-a', 'again');
     const userSets = [keys.userPending('user-a'), keys.userAll('user-a')] as const;
-    const globals = [keys.deadlines, keys.pending, keys.all] as const;
+    const globals = [keys.index('deadlines', id), keys.index('pending', id), keys.index('all', id)] as const;
     const create = (withKey: '0' | '1', cap: number) =>
       redis.hitlCreateAtOnce(
         idem,
@@ -298,8 +308,8 @@ describe('RedisInquiryStore on a real server', () => {
         keys.inquiry(id),
         keys.userPending('user-a'),
         idem,
-        keys.deadlines,
-        keys.pending,
+        keys.index('deadlines', id),
+        keys.index('pending', id),
         'answered',
         '{"status":"answered"}',
         60_000,
@@ -315,7 +325,7 @@ describe('RedisInquiryStore on a real server', () => {
     expect((await resolve('call-2'))[0]).toBe(0);
     expect(await redis.hget(keys.inquiry(id), 'events')).toBe('created 1;resolved answered 3');
     expect(await store.countPending('user-a')).toBe(0);
-    expect(await redis.zscore(keys.deadlines, id)).toBeNull();
+    expect(await redis.zscore(keys.index('deadlines', id), id)).toBeNull();
   });
 
   it('does not let a stale pending member hold the cap', async () => {
@@ -333,16 +343,52 @@ describe('RedisInquiryStore on a real server', () => {
     });
   });
 
+  it('spreads the global indexes over their shards; listings, the gauge and the sweep see every shard', async () => {
+    const { store, redis, keys } = openStore();
+    const now = Date.now();
+    const created = [];
+    for (let i = 0; i < 40; i++) {
+      const inquiry = sampleInquiry({
+        createdAt: now - 1000,
+        deadlines: { deviceAt: now - 500, serviceAt: now - 100 - i, clientAt: now + 60_000 },
+      });
+      await store.create(inquiry);
+      created.push(inquiry.inquiryId);
+    }
+    const shards = new Set(created.map((id) => keys.index('pending', id)));
+    expect(shards.size).toBeGreaterThan(4);
+    for (const id of created) expect(await redis.zscore(keys.index('pending', id), id)).toBe('0');
+    expect(await store.countAllPending()).toBe(40);
+    // Earliest deadline first across the shards (the last created has the earliest).
+    expect(await store.listDue(now, 5)).toEqual(created.slice(-5).reverse());
+    // Ops pages walk every shard in id order, with the opaque cursor.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.list({ status: 'pending', limit: 7, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.items.map((i) => i.inquiryId));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...created].sort().reverse());
+  });
+
   it('skips and removes stale set members, but keeps a fresh one whose create is in flight', async () => {
     const { store, redis, keys } = openStore();
+    // The unsharded index keys of earlier versions: still read and cleaned.
+    const legacy = (kind: IndexKind) => keys.indexKeys(kind).at(-1) as string;
     const live = sampleInquiry();
     await store.create(live);
     const expired = ulid(Date.now() - 3_600_000);
     const inFlight = ulid();
-    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+    for (const set of [
+      keys.userPending('user-a'),
+      keys.userAll('user-a'),
+      legacy('pending'),
+      legacy('all'),
+    ]) {
       await redis.zadd(set, 0, expired, 0, inFlight);
     }
-    await redis.zadd(keys.deadlines, 1, expired);
+    await redis.zadd(legacy('deadlines'), 1, expired);
     expect(await store.countPending('user-a')).toBe(1);
     const page = await store.list({ userId: 'user-a', status: 'pending', limit: 1 });
     expect(page).toEqual({ items: [{ ...live, status: 'pending' }], nextCursor: null });
@@ -351,7 +397,7 @@ describe('RedisInquiryStore on a real server', () => {
     ]);
     expect(await store.listDue(Date.now(), 10)).toEqual([]);
     await eventually(async () => (await redis.zscore(keys.userPending('user-a'), expired)) === null);
-    await eventually(async () => (await redis.zscore(keys.deadlines, expired)) === null);
+    await eventually(async () => (await redis.zscore(legacy('deadlines'), expired)) === null);
     expect(await redis.zscore(keys.userPending('user-a'), inFlight)).toBe('0');
   });
 });

@@ -17,7 +17,14 @@ import { InFlight, Waiters, waitForResolution } from '../waiters.js';
 import { decodeMessage } from './codec.js';
 import { openClient } from './connection.js';
 import { type StoreKeys, storeKeys } from './keys.js';
-import { countPending, listDue, listDueEscalations, listPage, readInquiry } from './listing.js';
+import {
+  countAllPending,
+  countPending,
+  listDue,
+  listDueEscalations,
+  listPage,
+  readInquiry,
+} from './listing.js';
 import { escalateInquiry, voteOn } from './progress.js';
 import { ResolutionFeed } from './resolution-feed.js';
 import { defineScripts } from './scripts.js';
@@ -113,7 +120,7 @@ export class RedisInquiryStore implements InquiryStore {
   }
 
   countAllPending(): Promise<number> {
-    return this.ctx.redis.zcard(this.ctx.keys.pending);
+    return countAllPending(this.ctx);
   }
 
   resolve(inquiryId: string, resolution: Resolution, asker?: AskerHint): Promise<ResolveResult> {
