@@ -45,6 +45,10 @@ export class ResolutionFeed {
     // 'ready' is emitted before ioredis re-sends its own SSUBSCRIBEs, so subscribing again here and
     // awaiting the replies is what proves the subscriptions are live before state is re-read.
     this.subscriber.on('ready', () => void this.resubscribe());
+    // On a Cluster a master's subscriber connection is replaced without a 'ready' of the whole
+    // client: the group says so with 'subscribersReady' (after a slots refresh), and the same applies.
+    if (this.subscriber instanceof Cluster)
+      this.subscriber.on('subscribersReady', () => void this.resubscribe());
   }
 
   /**
