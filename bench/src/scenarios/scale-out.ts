@@ -45,7 +45,8 @@ async function oneRedis(): Promise<Backend> {
 }
 
 async function threeMasters(): Promise<Backend> {
-  const cluster = await startRedisCluster();
+  // A port picked free can be taken before the server binds it (other processes on the machine): once more.
+  const cluster = await startRedisCluster().catch(() => startRedisCluster());
   return {
     env: { REDIS_CLUSTER_NODES: cluster.seeds },
     urls: cluster.nodes.map((n) => `redis://${n.host}:${n.port}`),

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     throw new Error('redis-server / redis-cli not found on PATH: apt-get install redis-server');
   const ports = [await freePort(), await freePort(), await freePort()];
   const dirs = ports.map(() => mkdtempSync(join(tmpdir(), 'hitl-cluster-')));
-  const children = await Promise.all(
+  const launched = await Promise.allSettled(
     ports.map((port, i) =>
       launch(
         server,
@@ -53,6 +53,14 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       ),
     ),
   );
+  // One that failed to start (a port taken meanwhile) must not leave the others running.
+  const failed = launched.find((result) => result.status === 'rejected');
+  if (failed) {
+    for (const result of launched) if (result.status === 'fulfilled') result.value.kill('SIGKILL');
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    throw failed.reason;
+  }
+  const children = launched.map((result) => (result as PromiseFulfilledResult<ChildProcess>).value);
   const stop = async () => {
     await Promise.all(
       children.map(
