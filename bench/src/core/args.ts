@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'capacity-sqlite',
   'throughput',
   'races',
+  'scale-out',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

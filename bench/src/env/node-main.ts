@@ -4,9 +4,23 @@
  * Reports its URL to the runner over IPC and stops when the runner goes away.
  */
 import { loadConfig, startNode } from '@hitl/inquiry';
+import { countRedisMessages } from './redis-messages.js';
+
+const received = countRedisMessages();
 
 const node = await startNode(loadConfig(process.env));
 process.send?.({ type: 'listening', url: node.url, pid: process.pid });
+// The runner may ask for what this process used so far (`scale-out` does, before and after a window).
+process.on('message', (message: { type?: string }) => {
+  if (message.type !== 'stats') return;
+  const cpu = process.cpuUsage();
+  process.send?.({
+    type: 'stats',
+    messages: received(),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    rssBytes: process.memoryUsage().rss,
+  });
+});
 
 let stopping = false;
 const stop = () => {

@@ -112,3 +112,25 @@ export async function startNode(index: number, options: StartNodeOptions = {}): 
 export function startNodes(count: number, options: StartNodeOptions = {}): Promise<NodeHandle[]> {
   return Promise.all(Array.from({ length: count }, (_, i) => startNode(i, options)));
 }
+
+/** What a node process used so far: messages received from Redis, CPU time, resident memory. */
+export interface NodeStats {
+  messages: number;
+  cpuMs: number;
+  rssBytes: number;
+}
+
+/** Asks a node started by {@link startNode} for its {@link NodeStats} (over IPC). */
+export function nodeStats(node: NodeHandle): Promise<NodeStats> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('node did not report its stats in 10 s')), 10_000);
+    const onMessage = (message: { type?: string } & NodeStats) => {
+      if (message.type !== 'stats') return;
+      clearTimeout(timer);
+      node.child.off('message', onMessage);
+      resolve({ messages: message.messages, cpuMs: message.cpuMs, rssBytes: message.rssBytes });
+    };
+    node.child.on('message', onMessage);
+    node.child.send({ type: 'stats' });
+  });
+}

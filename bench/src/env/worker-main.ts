@@ -11,6 +11,7 @@ const TASKS: Record<string, () => Promise<Task>> = {
   fanout: async () => (await import('../load/fanout.js')).fanoutLoad as Task,
   throughput: async () => (await import('../load/throughput.js')).throughputLoad as Task,
   capacity: async () => (await import('../load/capacity.js')).capacityLoad as Task,
+  'scale-out': async () => (await import('../load/scale-out.js')).scaleOutLoad as Task,
   races: async () => (await import('../load/races.js')).racesLoad as Task,
   probe: async () => (await import('../load/probe.js')).probe as Task,
   'variant-server': async () => (await import('../load/variant-server.js')).variantServer as Task,

@@ -87,6 +87,8 @@ export async function racesLoad(p: RacesParams, _ctx: TaskContext): Promise<Race
       new RedisInquiryStore({ redis: clients[k] ?? p.redisUrl, prefix: p.prefix, retentionMs: 60_000 }),
   );
   const events = stores.map(() => new Map<string, number>());
+  /** What each store must hear: the inquiries it waited on or won (a node hears only those). */
+  const expected = stores.map(() => new Set<string>());
   for (const [k, store] of stores.entries()) {
     const seen = events[k] as Map<string, number>;
     store.onResolved((inquiry) => {
@@ -125,6 +127,9 @@ export async function racesLoad(p: RacesParams, _ctx: TaskContext): Promise<Race
     const outcomes = await Promise.all(
       field.map((r) => (stores[r.store] as InquiryStore).resolve(inquiryId, r.resolution)),
     );
+    for (const k of [holder, (holder + 1) % STORES]) expected[k]?.add(inquiryId);
+    const winner = outcomes.findIndex((o) => o.kind === 'won');
+    if (winner >= 0) expected[field[winner]?.store ?? 0]?.add(inquiryId);
     const woken = await within(Promise.all(waits), 30_000, `waiters of ${inquiryId}`);
     recordMs(hist, now() - t0);
     released += woken.filter((w) => w && w.status !== 'pending').length;
@@ -133,13 +138,18 @@ export async function racesLoad(p: RacesParams, _ctx: TaskContext): Promise<Race
     judge(inquiryId, field, outcomes, [...woken, stored], wins, faults);
   });
   const elapsedMs = now() - started;
-  // Each store must hear each resolution exactly once; late duplicates get a moment to show up.
-  await until(() => events.every((m) => m.size >= ids.length), 20_000, 'resolution events').catch(() =>
-    faults.add('event_missing', events.map((m) => ids.length - m.size).join('/')),
+  // Each store must hear each resolution it waited on or won exactly once, and no other; late
+  // duplicates get a moment to show up.
+  const missing = () => events.map((m, k) => [...(expected[k] ?? [])].filter((id) => !m.has(id)).length);
+  await until(() => missing().every((n) => n === 0), 20_000, 'resolution events').catch(() =>
+    faults.add('event_missing', missing().join('/')),
   );
   await sleep(500);
-  for (const seen of events)
-    for (const [id, n] of seen) if (n !== 1) faults.add('event_count', `${id} heard ${n} times`);
+  for (const [k, seen] of events.entries())
+    for (const [id, n] of seen) {
+      if (n !== 1) faults.add('event_count', `${id} heard ${n} times`);
+      if (!expected[k]?.has(id)) faults.add('event_unexpected', `store ${k} heard ${id}`);
+    }
   await Promise.all(stores.map((s) => s.close()));
   for (const client of clients) client.disconnect();
   return {

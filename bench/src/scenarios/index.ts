@@ -5,6 +5,7 @@ import type { Scenario } from './context.js';
 import { fanout } from './fanout.js';
 import { races } from './races.js';
 import { resume } from './resume.js';
+import { scaleOut } from './scale-out.js';
 import { throughput } from './throughput.js';
 
 export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
@@ -19,4 +20,5 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
   'capacity-sqlite': capacity('sqlite'),
   throughput,
   races,
+  'scale-out': scaleOut,
 };

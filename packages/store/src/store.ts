@@ -105,7 +105,11 @@ export interface InquiryStore {
   waitForResolution(inquiryId: string, options?: WaitOptions): Promise<Inquiry | null>;
   /** Ids of pending inquiries whose service deadline is at or before `now`, oldest first. */
   listDue(now: number, limit: number): Promise<string[]>;
-  /** Every resolution, from any node sharing this store. Returns the unsubscribe function. */
+  /**
+   * Resolutions this instance made, and those of inquiries it was waiting on (`waitForResolution`)
+   * when another node made them; not every node's (a node hears only what it waits on). Returns
+   * the unsubscribe function.
+   */
   onResolved(listener: ResolvedListener): () => void;
   /**
    * Remembers which inquiry an open MCP call waits on (`callKey` names the caller and its JSON-RPC

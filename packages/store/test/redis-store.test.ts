@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { ulid } from 'ulid';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisInquiryStore } from '../src/index.js';
-import { storeKeys } from '../src/redis/keys.js';
+import { type IndexKind, storeKeys } from '../src/redis/keys.js';
 import {
   answered,
   eventually,
@@ -73,16 +73,41 @@ describe('RedisInquiryStore on a real server', () => {
     await sleep(50);
     await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     // The premise: nobody is subscribed when the resolution is published.
-    expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
+    const channel = keys.resolvedChannel(inquiry.inquiryId);
+    expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     const started = Date.now();
     expect(await other.resolve(inquiry.inquiryId, answered('M'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'M' });
     expect(Date.now() - started).toBeLessThan(5000);
-    // The subscription is back and carries later resolutions.
+    expect(heard).toEqual([inquiry.inquiryId]);
+    // The subscriber is back and carries later resolutions of what this store waits on.
     const next = sampleInquiry();
     await store.create(next);
+    const waitingNext = store.waitForResolution(next.inquiryId, { deadline: Date.now() + 15_000 });
+    await eventually(
+      async () => (await admin.pubsub('SHARDNUMSUB', keys.resolvedChannel(next.inquiryId)))[1] === 1,
+    );
     await other.resolve(next.inquiryId, answered('L'));
+    expect(await waitingNext).toMatchObject({ status: 'answered', answer: 'L' });
     await eventually(() => heard.includes(next.inquiryId));
+  });
+
+  it("subscribes an inquiry's channel (in the inquiry's slot) only while a waiter is on it", async () => {
+    const { store, keys } = openStore();
+    const { store: other } = openStore({ prefix: keys.inquiry('').split('inq:')[0] });
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const channel = keys.resolvedChannel(inquiry.inquiryId);
+    expect(hashTag(channel)).toBe(hashTag(keys.inquiry(inquiry.inquiryId)));
+    const subscribers = async () => (await admin.pubsub('SHARDNUMSUB', channel))[1];
+    expect(await subscribers()).toBe(0);
+    const first = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    const second = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    await eventually(async () => (await subscribers()) === 1);
+    expect(await other.resolve(inquiry.inquiryId, answered('W'))).toMatchObject({ kind: 'won' });
+    expect(await first).toMatchObject({ status: 'answered', answer: 'W' });
+    expect(await second).toMatchObject({ status: 'answered', answer: 'W' });
+    await eventually(async () => (await subscribers()) === 0);
   });
 
   it("wakes its own waiters from the resolve's reply, without the pub/sub round trip", async () => {
@@ -93,7 +118,8 @@ describe('RedisInquiryStore on a real server', () => {
     await sleep(50);
     // No subscription at all (and none for a minute): only the local wake can end the wait.
     await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
-    expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
+    const channel = keys.resolvedChannel(inquiry.inquiryId);
+    expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     expect(await store.resolve(inquiry.inquiryId, answered('N'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'N' });
   });
@@ -111,8 +137,13 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await redis.hget(keys.inquiry(id), 'status')).toBe('pending');
     expect(await redis.hget(keys.inquiry(id), 'events')).toBe(`created ${inquiry.createdAt}`);
     expect(await redis.get(idem)).toBe(id);
-    expect(await redis.zscore(keys.deadlines, id)).toBe(String(inquiry.deadlines.serviceAt));
-    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+    expect(await redis.zscore(keys.index('deadlines', id), id)).toBe(String(inquiry.deadlines.serviceAt));
+    for (const set of [
+      keys.userPending('user-a'),
+      keys.userAll('user-a'),
+      keys.index('pending', id),
+      keys.index('all', id),
+    ]) {
       expect(await redis.zscore(set, id)).toBe('0');
     }
     const hashTtl = await redis.pttl(keys.inquiry(id));
@@ -127,7 +158,7 @@ describe('RedisInquiryStore on a real server', () => {
     const endedTtl = await redis.pttl(keys.inquiry(id));
     expect(endedTtl).toBeLessThanOrEqual(60_000);
     expect(await redis.pttl(idem)).toBeLessThanOrEqual(endedTtl);
-    for (const set of [keys.userPending('user-a'), keys.pending, keys.deadlines]) {
+    for (const set of [keys.userPending('user-a'), keys.index('pending', id), keys.index('deadlines', id)]) {
       expect(await redis.zscore(set, id)).toBeNull();
     }
     expect(await redis.zscore(keys.userAll('user-a'), id)).toBe('0');
@@ -152,7 +183,7 @@ describe('RedisInquiryStore on a real server', () => {
       await store.resolve(id, answered('T'), { userId: 'user-a', idempotencyKey: 'order-8' }),
     ).toMatchObject({ kind: 'won', inquiry: { status: 'answered', answer: 'T' } });
     expect(await evalshaCalls()).toBe(scriptsBefore + 1);
-    for (const set of [keys.userPending('user-a'), keys.pending, keys.deadlines]) {
+    for (const set of [keys.userPending('user-a'), keys.index('pending', id), keys.index('deadlines', id)]) {
       expect(await redis.zscore(set, id)).toBeNull();
     }
     // The key expires with the hash, not after it (both shortened in the same script).
@@ -176,7 +207,12 @@ describe('RedisInquiryStore on a real server', () => {
       expect(ttl).toBeLessThanOrEqual(week + 60_000);
     }
     // The per-user and global sets carry no TTL: an earlier, shorter inquiry cannot take them along.
-    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+    for (const set of [
+      keys.userPending('user-a'),
+      keys.userAll('user-a'),
+      keys.index('pending', inquiry.inquiryId),
+      keys.index('all', inquiry.inquiryId),
+    ]) {
       expect(await redis.pttl(set)).toBe(-1);
     }
   });
@@ -230,7 +266,7 @@ describe('RedisInquiryStore on a real server', () => {
         'answered',
         '{"status":"answered"}',
         60_000,
-        keys.resolvedChannel,
+        keys.resolvedChannel(id),
         1,
         token,
       );
@@ -247,7 +283,7 @@ describe('RedisInquiryStore on a real server', () => {
     const id = inquiry.inquiryId;
     const idem = keys.idempotency('user-a', 'again');
     const userSets = [keys.userPending('user-a'), keys.userAll('user-a')] as const;
-    const globals = [keys.deadlines, keys.pending, keys.all] as const;
+    const globals = [keys.index('deadlines', id), keys.index('pending', id), keys.index('all', id)] as const;
     const create = (withKey: '0' | '1', cap: number) =>
       redis.hitlCreateAtOnce(
         idem,
@@ -272,12 +308,12 @@ describe('RedisInquiryStore on a real server', () => {
         keys.inquiry(id),
         keys.userPending('user-a'),
         idem,
-        keys.deadlines,
-        keys.pending,
+        keys.index('deadlines', id),
+        keys.index('pending', id),
         'answered',
         '{"status":"answered"}',
         60_000,
-        keys.resolvedChannel,
+        keys.resolvedChannel(id),
         3,
         token,
         id,
@@ -289,7 +325,7 @@ describe('RedisInquiryStore on a real server', () => {
     expect((await resolve('call-2'))[0]).toBe(0);
     expect(await redis.hget(keys.inquiry(id), 'events')).toBe('created 1;resolved answered 3');
     expect(await store.countPending('user-a')).toBe(0);
-    expect(await redis.zscore(keys.deadlines, id)).toBeNull();
+    expect(await redis.zscore(keys.index('deadlines', id), id)).toBeNull();
   });
 
   it('does not let a stale pending member hold the cap', async () => {
@@ -307,16 +343,52 @@ describe('RedisInquiryStore on a real server', () => {
     });
   });
 
+  it('spreads the global indexes over their shards; listings, the gauge and the sweep see every shard', async () => {
+    const { store, redis, keys } = openStore();
+    const now = Date.now();
+    const created = [];
+    for (let i = 0; i < 40; i++) {
+      const inquiry = sampleInquiry({
+        createdAt: now - 1000,
+        deadlines: { deviceAt: now - 500, serviceAt: now - 100 - i, clientAt: now + 60_000 },
+      });
+      await store.create(inquiry);
+      created.push(inquiry.inquiryId);
+    }
+    const shards = new Set(created.map((id) => keys.index('pending', id)));
+    expect(shards.size).toBeGreaterThan(4);
+    for (const id of created) expect(await redis.zscore(keys.index('pending', id), id)).toBe('0');
+    expect(await store.countAllPending()).toBe(40);
+    // Earliest deadline first across the shards (the last created has the earliest).
+    expect(await store.listDue(now, 5)).toEqual(created.slice(-5).reverse());
+    // Ops pages walk every shard in id order, with the opaque cursor.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.list({ status: 'pending', limit: 7, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.items.map((i) => i.inquiryId));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual([...created].sort().reverse());
+  });
+
   it('skips and removes stale set members, but keeps a fresh one whose create is in flight', async () => {
     const { store, redis, keys } = openStore();
+    // The unsharded index keys of earlier versions: still read and cleaned.
+    const legacy = (kind: IndexKind) => keys.indexKeys(kind).at(-1) as string;
     const live = sampleInquiry();
     await store.create(live);
     const expired = ulid(Date.now() - 3_600_000);
     const inFlight = ulid();
-    for (const set of [keys.userPending('user-a'), keys.userAll('user-a'), keys.pending, keys.all]) {
+    for (const set of [
+      keys.userPending('user-a'),
+      keys.userAll('user-a'),
+      legacy('pending'),
+      legacy('all'),
+    ]) {
       await redis.zadd(set, 0, expired, 0, inFlight);
     }
-    await redis.zadd(keys.deadlines, 1, expired);
+    await redis.zadd(legacy('deadlines'), 1, expired);
     expect(await store.countPending('user-a')).toBe(1);
     const page = await store.list({ userId: 'user-a', status: 'pending', limit: 1 });
     expect(page).toEqual({ items: [{ ...live, status: 'pending' }], nextCursor: null });
@@ -325,7 +397,7 @@ describe('RedisInquiryStore on a real server', () => {
     ]);
     expect(await store.listDue(Date.now(), 10)).toEqual([]);
     await eventually(async () => (await redis.zscore(keys.userPending('user-a'), expired)) === null);
-    await eventually(async () => (await redis.zscore(keys.deadlines, expired)) === null);
+    await eventually(async () => (await redis.zscore(legacy('deadlines'), expired)) === null);
     expect(await redis.zscore(keys.userPending('user-a'), inFlight)).toBe('0');
   });
 });

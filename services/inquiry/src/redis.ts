@@ -1,5 +1,5 @@
 import { RedisInquiryStore } from '@hitl/store';
-import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { createShardedAdapter } from '@socket.io/redis-adapter';
 import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 export interface RedisParts {
   client: Redis;
   store: RedisInquiryStore;
-  adapter: ReturnType<typeof createAdapter>;
+  adapter: ReturnType<typeof createShardedAdapter>;
   close(): Promise<void>;
 }
 
@@ -29,13 +29,24 @@ export async function connectRedis(config: Config, logger: Logger): Promise<Redi
     : new Redis(config.redisUrl ?? '', CLIENT_OPTIONS);
   client.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   const store = new RedisInquiryStore({ redis: client, retentionMs: config.retentionMs });
+  // Socket.IO's own subscriber (sharded pub/sub; on a Cluster, one connection per master).
+  const subscriber =
+    client instanceof Cluster ? client.duplicate([], { shardedSubscribers: true }) : client.duplicate();
+  subscriber.on('error', () => {});
   // Typed as Redis for the libraries that accept either; a Cluster works with both.
   const shared = client as Redis;
   return {
     client: shared,
     store,
-    adapter: createAdapter(shared, { streamName: 'hitl:socket.io' }),
+    // A channel per room, subscribed by the nodes that have a socket in it ('dynamic'): a user's
+    // events reach only the nodes holding that user's devices, and the channels spread over a
+    // Cluster's slots. Connection-state recovery stays off (this adapter does not offer it).
+    adapter: createShardedAdapter(shared, subscriber, {
+      channelPrefix: 'hitl:socket.io',
+      subscriptionMode: 'dynamic',
+    }),
     close: async () => {
+      subscriber.disconnect();
       await client.quit().catch(() => client.disconnect());
     },
   };

@@ -7,8 +7,8 @@
     KEYS[2] user's pending ids     sorted set, score 0
     KEYS[3] user's ids             sorted set, score 0
     KEYS[4] inquiry hash           inq:{<id>}
-    KEYS[5] deadlines              sorted set, score = service deadline
-    KEYS[6] all pending ids        sorted set, score 0
+    KEYS[5] deadlines              sorted set, score = service deadline (the id's shard, {s<n>})
+    KEYS[6] all pending ids        sorted set, score 0 (the id's shard)
     KEYS[7] all ids                sorted set, score 0
 
     ARGV[1] the new inquiry id (fresh per call: nobody else writes it)

@@ -9,14 +9,14 @@
     ARGV[1] terminal status (answered | refused | timed_out | cancelled)
     ARGV[2] resolution, JSON ({status, answer?, resolvedBy, resolvedAt})
     ARGV[3] retention, ms (the hash's TTL from now on)
-    ARGV[4] pub/sub channel for resolutions
+    ARGV[4] sharded pub/sub channel of this inquiry's resolution (resolved:{<id>})
     ARGV[5] resolvedAt, epoch ms (event log)
     ARGV[6] this call's token (a re-sent command must not turn its own win into a loss)
 
   Output:
     {1, inquiry, status, resolution, suggested, votes, escalatedAt}
-        won; the message {inquiry, resolution, suggested, votes, escalatedAt} (raw JSON values) went to
-        ARGV[4]; a re-sent winning call gets this again, without a second publish
+        won; the message {resolution, suggested, votes, escalatedAt} (raw JSON values) went to
+        ARGV[4] (SPUBLISH); a re-sent winning call gets this again, without a second publish
     {0, inquiry, status, resolution, suggested, votes, escalatedAt}
         lost: it had already ended; the stored fields
     {-1}                                         not found (never created, or expired)

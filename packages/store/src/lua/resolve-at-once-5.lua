@@ -7,8 +7,8 @@
     KEYS[1] inquiry hash           inq:{<id>}
     KEYS[2] asker's pending ids    user:{u:<userId>}:pending   (untouched when ARGV[9] is '0')
     KEYS[3] idempotency key        user:{u:<userId>}:idem:<key> (untouched unless ARGV[8] is '1')
-    KEYS[4] deadlines              sorted set
-    KEYS[5] all pending ids        sorted set
+    KEYS[4] deadlines              sorted set, the id's shard (deadlines:{s<n>})
+    KEYS[5] all pending ids        sorted set, the id's shard (pending:{s<n>})
 
     ARGV[1..6] as resolve-1.lua (status, resolution JSON, retention ms, channel, resolvedAt, token)
     ARGV[7] the inquiry id

@@ -11,7 +11,7 @@
     ARGV[3] 'approve' | 'reject'
     ARGV[4] the resolution this vote writes if it decides, JSON
     ARGV[5] retention, ms (the hash's TTL once resolved)
-    ARGV[6] pub/sub channel for resolutions
+    ARGV[6] sharded pub/sub channel of this inquiry's resolution (resolved:{<id>})
     ARGV[7] the vote's time, epoch ms (event log)
     ARGV[8] this call's token (a re-sent command must not turn its own vote into "already voted")
 

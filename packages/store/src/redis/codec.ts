@@ -43,18 +43,23 @@ export function decodeFields(fields: readonly (string | null)[]): Inquiry | null
   );
 }
 
-/** The resolved inquiry a resolve-2.lua message carries; null for a message this store did not send. */
-export function decodeMessage(message: string): Inquiry | null {
+/**
+ * The resolved inquiry from a resolution message (end-pending.lua: the changing fields only) and the
+ * pending inquiry a waiter read before; null for a message this store did not send.
+ */
+export function decodeMessage(message: string, pending: Inquiry): Inquiry | null {
   try {
-    const { inquiry, resolution, suggested, votes, escalatedAt } = JSON.parse(message) as {
-      inquiry?: Inquiry;
+    const { resolution, suggested, votes, escalatedAt } = JSON.parse(message) as {
       resolution?: Resolution;
       suggested?: Inquiry['suggestedAnswer'] | null;
       votes?: Vote[] | null;
       escalatedAt?: number | null;
     };
-    if (!inquiry?.inquiryId || !resolution?.status) return null;
-    return assemble(inquiry, resolution.status, resolution, suggested ?? undefined, {
+    if (!resolution?.status) return null;
+    // The stored inquiry as created: what a pending read adds (suggestion, votes, escalation time)
+    // comes from the message instead.
+    const { status: _status, suggestedAnswer: _suggested, votes: _votes, ...created } = pending;
+    return assemble(created as Inquiry, resolution.status, resolution, suggested ?? undefined, {
       votes: votes ?? undefined,
       escalatedAt: escalatedAt ?? undefined,
     });

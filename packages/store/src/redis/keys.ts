@@ -2,9 +2,28 @@
  * Every Redis key and channel name the store uses, built in this one place.
  *
  * Hash tags (`{...}`) keep keys that one script touches in one Cluster slot: an inquiry's hash is
- * `{<id>}`; a user's idempotency keys, sets and tasks share `{u:<userId>}`. On a Cluster global
- * keys are each touched alone; on one Redis, create and resolve touch them in their one script.
+ * `{<id>}`; a user's idempotency keys, sets and tasks share `{u:<userId>}`. The global indexes are
+ * split into {@link INDEX_SHARDS} shards by a hash of the inquiry id (`{s<n>}`), so a Cluster spreads
+ * them; on a Cluster each is touched alone, on one Redis create and resolve touch the inquiry's shard
+ * in their one script.
  */
+
+/** The global indexes: every id, every pending id, pending ids by service deadline, by escalation time. */
+export type IndexKind = 'all' | 'pending' | 'deadlines' | 'escalations';
+
+/** Shards per global index (fixed: an id's shard must never move). */
+export const INDEX_SHARDS = 16;
+
+/** The index shard of an inquiry id: FNV-1a (32 bit) of the id, modulo {@link INDEX_SHARDS}. */
+export function indexShard(inquiryId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < inquiryId.length; i++) {
+    hash ^= inquiryId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % INDEX_SHARDS;
+}
+
 export interface StoreKeys {
   /**
    * Hash: `inquiry` (immutable JSON as created), `status`, `resolution` (JSON), `suggested` (JSON),
@@ -20,16 +39,23 @@ export interface StoreKeys {
   userPending(userId: string): string;
   /** Sorted set (score 0, lex order): all the user's inquiry ids. */
   userAll(userId: string): string;
-  /** Sorted set (score 0, lex order): every inquiry id, for ops listings. */
-  all: string;
-  /** Sorted set (score 0, lex order): every pending inquiry id, for ops listings. */
-  pending: string;
-  /** Sorted set scored by service deadline (epoch ms): pending inquiry ids, for the timers. */
-  deadlines: string;
-  /** Sorted set scored by the planned escalation time (epoch ms): pending inquiry ids still to escalate. */
-  escalations: string;
-  /** Pub/sub channel carrying each resolution once. */
-  resolvedChannel: string;
+  /**
+   * Sorted set, the shard of a global index that holds this id (`<kind>:{s<n>}`): `all` and
+   * `pending` (score 0, lex order: ops listings, the pending gauge), `deadlines` (score = service
+   * deadline, for the timers), `escalations` (score = planned escalation time, pending ids still to
+   * escalate).
+   */
+  index(kind: IndexKind, inquiryId: string): string;
+  /**
+   * Every shard of an index, then the single key of versions before the sharding (`<kind>`): read
+   * and cleaned of ended ids like the shards, never written.
+   */
+  indexKeys(kind: IndexKind): string[];
+  /**
+   * Sharded pub/sub channel, in the inquiry's slot: its resolution, once (only the changing fields:
+   * status, resolution, suggested, votes, escalatedAt). Subscribed by the nodes waiting on it.
+   */
+  resolvedChannel(inquiryId: string): string;
   /** String: the inquiry an open MCP call waits on (for cancels that reach another node). */
   call(callKey: string): string;
   /** Hash: the user's push subscriptions, id → JSON record. */
@@ -62,11 +88,12 @@ export function storeKeys(prefix: string): StoreKeys {
     idempotency: (userId, idempotencyKey) => `${user(userId)}:idem:${idempotencyKey}`,
     userPending: (userId) => `${user(userId)}:pending`,
     userAll: (userId) => `${user(userId)}:all`,
-    all: `${prefix}all`,
-    pending: `${prefix}pending`,
-    deadlines: `${prefix}deadlines`,
-    escalations: `${prefix}escalations`,
-    resolvedChannel: `${prefix}resolved`,
+    index: (kind, inquiryId) => `${prefix}${kind}:{s${indexShard(inquiryId)}}`,
+    indexKeys: (kind) => [
+      ...Array.from({ length: INDEX_SHARDS }, (_, shard) => `${prefix}${kind}:{s${shard}}`),
+      `${prefix}${kind}`,
+    ],
+    resolvedChannel: (inquiryId) => `${prefix}resolved:{${inquiryId}}`,
     call: (callKey) => `${prefix}call:${callKey}`,
     pushSubscriptions: (userId) => `${user(userId)}:push`,
     pushOrder: (userId) => `${user(userId)}:push:order`,

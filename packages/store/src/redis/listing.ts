@@ -27,23 +27,20 @@ export async function readInquiry(ctx: ReadContext, inquiryId: string): Promise<
  * (expired) or no longer pending (in a pending set) are skipped and removed in passing.
  */
 export async function listPage(ctx: ReadContext, options: ListOptions): Promise<Page<Inquiry>> {
-  const { redis, keys } = ctx;
+  const { keys } = ctx;
   const { userId, limit } = options;
   const pendingOnly = options.status === 'pending';
-  const setKey =
+  // Ops listings read every shard of the global index; a user's, the user's own set.
+  const setKeys =
     userId === undefined
-      ? pendingOnly
-        ? keys.pending
-        : keys.all
-      : pendingOnly
-        ? keys.userPending(userId)
-        : keys.userAll(userId);
+      ? keys.indexKeys(pendingOnly ? 'pending' : 'all')
+      : [pendingOnly ? keys.userPending(userId) : keys.userAll(userId)];
   const wanted = limit + 1; // one more than a page tells whether another page exists
   const found: Inquiry[] = [];
   let max = options.cursor === undefined ? '+' : `(${options.cursor}`;
   for (;;) {
     const batch = wanted - found.length;
-    const ids = await redis.zrevrangebylex(setKey, max, '-', 'LIMIT', 0, batch);
+    const ids = await newestBelow(ctx, setKeys, max, batch);
     const inquiries = await Promise.all(ids.map((id) => readInquiry(ctx, id)));
     const stale: string[] = [];
     ids.forEach((id, index) => {
@@ -54,7 +51,7 @@ export async function listPage(ctx: ReadContext, options: ListOptions): Promise<
       if (inquiry && (!pendingOnly || inquiry.status === 'pending')) found.push(inquiry);
       else if (isStale(ctx, id, inquiry)) stale.push(id);
     });
-    removeStale(ctx, setKey, stale);
+    for (const setKey of setKeys) removeStale(ctx, setKey, stale);
     const last = ids.at(-1);
     if (found.length >= wanted || ids.length < batch || last === undefined) break;
     max = `(${last}`;
@@ -62,6 +59,23 @@ export async function listPage(ctx: ReadContext, options: ListOptions): Promise<
   const items = found.slice(0, limit);
   const lastItem = items.at(-1);
   return { items, nextCursor: found.length > limit && lastItem ? lastItem.inquiryId : null };
+}
+
+/**
+ * The `count` greatest ids below `max` across the sets: each set's first `count`, merged. Ids are
+ * ULIDs, so the order (and the opaque cursor, the last id of a page) is the same as in one set.
+ */
+async function newestBelow(
+  ctx: ReadContext,
+  setKeys: string[],
+  max: string,
+  count: number,
+): Promise<string[]> {
+  const lists = await Promise.all(
+    setKeys.map((key) => ctx.redis.zrevrangebylex(key, max, '-', 'LIMIT', 0, count)),
+  );
+  if (lists.length === 1) return lists[0] ?? [];
+  return [...new Set(lists.flat())].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).slice(0, count);
 }
 
 /** The user's pending inquiries, counted from their hashes. */
@@ -84,20 +98,40 @@ export async function prunePending(ctx: ReadContext, userId: string): Promise<nu
 
 /** Pending inquiries whose service deadline is at or before `now`, earliest deadline first. */
 export function listDue(ctx: ReadContext, now: number, limit: number): Promise<string[]> {
-  return pendingByScore(ctx, ctx.keys.deadlines, now, limit);
+  return pendingByScore(ctx, ctx.keys.indexKeys('deadlines'), now, limit);
 }
 
 /** Pending inquiries whose planned escalation is due by `now`, oldest first. */
 export function listDueEscalations(ctx: ReadContext, now: number, limit: number): Promise<string[]> {
-  return pendingByScore(ctx, ctx.keys.escalations, now, limit);
+  return pendingByScore(ctx, ctx.keys.indexKeys('escalations'), now, limit);
 }
 
-/** Members of a time-scored set up to `now` whose inquiry is still pending; stale members are removed. */
-async function pendingByScore(ctx: ReadContext, key: string, now: number, limit: number): Promise<string[]> {
-  const ids = await ctx.redis.zrangebyscore(key, '-inf', now, 'LIMIT', 0, limit);
+/**
+ * Members of time-scored sets (an index's shards) up to `now` whose inquiry is still pending,
+ * earliest first: each shard's first `limit`, merged by score; stale members are removed.
+ */
+async function pendingByScore(
+  ctx: ReadContext,
+  keys: string[],
+  now: number,
+  limit: number,
+): Promise<string[]> {
+  const lists = await Promise.all(
+    keys.map((key) => ctx.redis.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)),
+  );
+  const scored: [string, number][] = [];
+  for (const list of lists)
+    for (let i = 0; i + 1 < list.length; i += 2) scored.push([list[i] as string, Number(list[i + 1])]);
+  const ids = [...new Set(scored.sort((a, b) => a[1] - b[1]).map(([id]) => id))].slice(0, limit);
   const { pending, stale } = await sortByStatus(ctx, ids);
-  removeStale(ctx, key, stale);
+  for (const key of keys) removeStale(ctx, key, stale);
   return pending;
+}
+
+/** Pending ids in the store: the sizes of the pending index's shards, summed. */
+export async function countAllPending(ctx: ReadContext): Promise<number> {
+  const sizes = await Promise.all(ctx.keys.indexKeys('pending').map((key) => ctx.redis.zcard(key)));
+  return sizes.reduce((a, b) => a + b, 0);
 }
 
 /** Splits set members by their hash: pending ones (in order), stale ones, and the rest (left alone). */

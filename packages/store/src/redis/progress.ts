@@ -30,7 +30,7 @@ export async function voteOn(
       vote.vote,
       encodeResolution(decides),
       ctx.retentionMs,
-      keys.resolvedChannel,
+      keys.resolvedChannel(inquiryId),
       vote.at,
       randomUUID(),
     ),
@@ -53,7 +53,12 @@ export async function voteOn(
   // script does the global ones itself, so unindex leaves them out on one Redis).
   await Promise.allSettled([
     unindex(ctx, inquiry, startedAt),
-    ...(ctx.atOnce ? [redis.zrem(keys.deadlines, inquiryId), redis.zrem(keys.pending, inquiryId)] : []),
+    ...(ctx.atOnce
+      ? [
+          redis.zrem(keys.index('deadlines', inquiryId), inquiryId),
+          redis.zrem(keys.index('pending', inquiryId), inquiryId),
+        ]
+      : []),
   ]);
   return { kind: 'won', inquiry };
 }
@@ -72,13 +77,13 @@ export async function escalateInquiry(
     ScriptCode,
   );
   if (reply.code !== ScriptCode.Done) {
-    if (reply.code !== ScriptCode.Existed) await redis.zrem(keys.escalations, inquiryId);
+    if (reply.code !== ScriptCode.Existed) await redis.zrem(keys.index('escalations', inquiryId), inquiryId);
     return null;
   }
   const inquiry = decodeFields(reply.fields);
   if (!inquiry?.escalation) return null;
   await Promise.allSettled([
-    redis.zrem(keys.escalations, inquiryId),
+    redis.zrem(keys.index('escalations', inquiryId), inquiryId),
     ...otherMembers(inquiry).flatMap((userId) => [
       redis.zadd(keys.userPending(userId), 0, inquiryId),
       redis.zadd(keys.userAll(userId), 0, inquiryId),

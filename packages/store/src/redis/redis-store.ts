@@ -14,9 +14,17 @@ import type {
   WaitOptions,
 } from '../store.js';
 import { InFlight, Waiters, waitForResolution } from '../waiters.js';
+import { decodeMessage } from './codec.js';
 import { openClient } from './connection.js';
 import { type StoreKeys, storeKeys } from './keys.js';
-import { countPending, listDue, listDueEscalations, listPage, readInquiry } from './listing.js';
+import {
+  countAllPending,
+  countPending,
+  listDue,
+  listDueEscalations,
+  listPage,
+  readInquiry,
+} from './listing.js';
 import { escalateInquiry, voteOn } from './progress.js';
 import { ResolutionFeed } from './resolution-feed.js';
 import { defineScripts } from './scripts.js';
@@ -40,9 +48,9 @@ export interface RedisStoreOptions {
 /**
  * The distributed store: inquiries in Redis (or a Redis Cluster), shared by every node. Creating and
  * resolving are Lua scripts (src/lua; one each on one Redis, one per slot on a Cluster), so the first
- * answer wins atomically; resolutions reach every
- * node over one pub/sub subscription per store instance, and waiters re-read state after any
- * reconnect because pub/sub is at-most-once.
+ * answer wins atomically; a resolution is published on its inquiry's sharded channel, which a
+ * store subscribes only while it has a waiter on that inquiry (so a node hears only what it waits
+ * on), and waiters re-read state after any reconnect because pub/sub is at-most-once.
  *
  * @example
  * const store = new RedisInquiryStore({ redis: process.env.REDIS_URL!, prefix: 'hitl:' });
@@ -58,6 +66,8 @@ export class RedisInquiryStore implements InquiryStore {
   private readonly feed: ResolutionFeed;
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
+  /** The pending inquiry each watched id was read as: a message carries only what changed since. */
+  private readonly pendingRead = new Map<string, Inquiry>();
   private readonly inFlight = new InFlight();
 
   constructor(options: RedisStoreOptions) {
@@ -75,15 +85,9 @@ export class RedisInquiryStore implements InquiryStore {
     };
     defineScripts(this.redis);
     this.feed = new ResolutionFeed(this.redis, this.keys.resolvedChannel, {
-      resolved: (inquiry) => {
-        this.waiters.wake(inquiry);
-        this.listeners.emit(inquiry);
-      },
+      resolved: (inquiryId, message) => this.heard(inquiryId, message),
       resubscribed: () => this.recheckWaiters(),
     });
-    // Subscribe now so onResolved hears resolutions without a waiter; a failure is retried by the
-    // first waitForResolution and on every reconnect.
-    this.feed.ready().catch(() => {});
   }
 
   create(input: NewInquiry, options: CreateOptions = {}): Promise<CreateResult> {
@@ -116,17 +120,17 @@ export class RedisInquiryStore implements InquiryStore {
   }
 
   countAllPending(): Promise<number> {
-    return this.ctx.redis.zcard(this.ctx.keys.pending);
+    return countAllPending(this.ctx);
   }
 
   resolve(inquiryId: string, resolution: Resolution, asker?: AskerHint): Promise<ResolveResult> {
-    // This node's waiters wake on the reply; the published message wakes the others (and is a
-    // no-op here). Listeners still hear each resolution once, from the subscription.
-    return resolveInquiry(this.ctx, inquiryId, resolution, asker, (inquiry) => this.waiters.wake(inquiry));
+    // This node's waiters wake on the reply; the published message wakes the other nodes' (and is
+    // skipped here, if this node watches it too). Listeners hear each resolution once.
+    return resolveInquiry(this.ctx, inquiryId, resolution, asker, (inquiry) => this.ended(inquiry));
   }
 
   vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {
-    return voteOn(this.ctx, inquiryId, vote, decides, (inquiry) => this.waiters.wake(inquiry));
+    return voteOn(this.ctx, inquiryId, vote, decides, (inquiry) => this.ended(inquiry));
   }
 
   escalate(inquiryId: string, at: number): Promise<Inquiry | null> {
@@ -142,12 +146,47 @@ export class RedisInquiryStore implements InquiryStore {
   }
 
   waitForResolution(inquiryId: string, options: WaitOptions = {}): Promise<Inquiry | null> {
-    return this.inFlight.track(
-      waitForResolution(this.waiters, inquiryId, options, this.now, async (id) => {
+    return this.inFlight.track(this.watchWhileWaiting(inquiryId, options));
+  }
+
+  private async watchWhileWaiting(inquiryId: string, options: WaitOptions): Promise<Inquiry | null> {
+    const subscribed = this.feed.watch(inquiryId);
+    try {
+      const result = await waitForResolution(this.waiters, inquiryId, options, this.now, async (id) => {
         // Live subscription before the read: a resolution published after the read still arrives.
-        await this.feed.ready();
-        return this.get(id);
-      }),
+        await subscribed;
+        const inquiry = await this.get(id);
+        if (inquiry?.status === 'pending') this.pendingRead.set(id, inquiry);
+        return inquiry;
+      });
+      // However the wait learnt of the end (message, reply, read), listeners hear it once.
+      if (result && result.status !== 'pending') this.listeners.emitOnce(result);
+      return result;
+    } finally {
+      if (this.feed.unwatch(inquiryId)) this.pendingRead.delete(inquiryId);
+    }
+  }
+
+  /** This store ended an inquiry (its reply said so): its waiters wake now, listeners hear it. */
+  private ended(inquiry: Inquiry): void {
+    this.waiters.wake(inquiry);
+    this.listeners.emitOnce(inquiry);
+  }
+
+  /** A resolution message on a watched inquiry's channel. */
+  private heard(inquiryId: string, message: string): void {
+    // This store's own win, already told (the message comes back because it watches it too).
+    if (this.listeners.told(inquiryId)) return;
+    const pending = this.pendingRead.get(inquiryId);
+    const inquiry = pending && decodeMessage(message, pending);
+    if (inquiry) {
+      this.ended(inquiry);
+      return;
+    }
+    // Heard before the waiter's read returned: read the resolved state instead.
+    void this.get(inquiryId).then(
+      (read) => read && read.status !== 'pending' && this.ended(read),
+      () => {},
     );
   }
 
@@ -155,11 +194,12 @@ export class RedisInquiryStore implements InquiryStore {
     return listDue(this.ctx, now, limit);
   }
 
+  /** Resolutions this store made, and those of inquiries it was waiting on (not every node's). */
   onResolved(listener: ResolvedListener): () => void {
     return this.listeners.add(listener);
   }
 
-  /** Ready means both connections work: commands answer, and resolutions are being heard. */
+  /** Ready means both connections work: commands answer, and so does the subscriber. */
   async ping(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -169,7 +209,7 @@ export class RedisInquiryStore implements InquiryStore {
       );
     });
     try {
-      await Promise.race([Promise.all([this.redis.ping(), this.feed.ready()]), timeout]);
+      await Promise.race([Promise.all([this.redis.ping(), this.feed.ping()]), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -188,7 +228,7 @@ export class RedisInquiryStore implements InquiryStore {
     await Promise.all(
       this.waiters.ids().map(async (id) => {
         const inquiry = await this.get(id).catch(() => null);
-        if (inquiry && inquiry.status !== 'pending') this.waiters.wake(inquiry);
+        if (inquiry && inquiry.status !== 'pending') this.ended(inquiry);
       }),
     );
   }

@@ -89,12 +89,12 @@ async function writeReserved(
   // the inquiry is skipped (and removed) by the read paths.
   if (inquiry.status === 'pending') {
     await Promise.all([
-      redis.zadd(keys.deadlines, inquiry.deadlines.serviceAt, inquiryId),
+      redis.zadd(keys.index('deadlines', inquiryId), inquiry.deadlines.serviceAt, inquiryId),
       ...(inquiry.escalation && inquiry.escalation.escalatedAt === undefined
-        ? [redis.zadd(keys.escalations, inquiry.escalation.at, inquiryId)]
+        ? [redis.zadd(keys.index('escalations', inquiryId), inquiry.escalation.at, inquiryId)]
         : []),
-      redis.zadd(keys.pending, 0, inquiryId),
-      redis.zadd(keys.all, 0, inquiryId),
+      redis.zadd(keys.index('pending', inquiryId), 0, inquiryId),
+      redis.zadd(keys.index('all', inquiryId), 0, inquiryId),
       addToMembers(ctx, inquiry),
     ]);
   }
@@ -131,9 +131,9 @@ async function createAtOnce(
       keys.userPending(userId),
       keys.userAll(userId),
       keys.inquiry(inquiryId),
-      keys.deadlines,
-      keys.pending,
-      keys.all,
+      keys.index('deadlines', inquiryId),
+      keys.index('pending', inquiryId),
+      keys.index('all', inquiryId),
       inquiryId,
       options.maxPendingPerUser ?? 0,
       ttlMs,
@@ -151,7 +151,9 @@ async function createAtOnce(
   if (reply.code === ScriptCode.Done && input.audience !== undefined) {
     await Promise.all([
       addToMembers(ctx, newInquiry(encoded)),
-      ...(input.escalation ? [ctx.redis.zadd(keys.escalations, input.escalation.at, inquiryId)] : []),
+      ...(input.escalation
+        ? [ctx.redis.zadd(keys.index('escalations', inquiryId), input.escalation.at, inquiryId)]
+        : []),
     ]);
   }
   return reply;
@@ -196,7 +198,7 @@ export async function resolveInquiry(
     resolution.status,
     encodeResolution(resolution),
     ctx.retentionMs,
-    keys.resolvedChannel,
+    keys.resolvedChannel(inquiryId),
     resolution.resolvedAt,
     randomUUID(),
   ] as const;
@@ -205,8 +207,8 @@ export async function resolveInquiry(
         keys.inquiry(inquiryId),
         keys.userPending(asker?.userId ?? ''),
         keys.idempotency(asker?.userId ?? '', asker?.idempotencyKey ?? ''),
-        keys.deadlines,
-        keys.pending,
+        keys.index('deadlines', inquiryId),
+        keys.index('pending', inquiryId),
         ...args,
         inquiryId,
         asker?.idempotencyKey === undefined ? '0' : '1',
@@ -248,7 +250,7 @@ export async function unindex(
   const members = [
     ...otherMembers(inquiry).map((userId) => redis.zrem(keys.userPending(userId), inquiryId)),
     // Escalations have their own index, never cleaned by the resolve scripts (rare: only team questions).
-    ...(inquiry.escalation ? [redis.zrem(keys.escalations, inquiryId)] : []),
+    ...(inquiry.escalation ? [redis.zrem(keys.index('escalations', inquiryId), inquiryId)] : []),
   ];
   if (!asker) {
     await Promise.allSettled(members);
@@ -262,7 +264,12 @@ export async function unindex(
       keyTtlMs,
       idempotencyKey === undefined ? '0' : '1',
     ),
-    ...(ctx.atOnce ? [] : [redis.zrem(keys.deadlines, inquiryId), redis.zrem(keys.pending, inquiryId)]),
+    ...(ctx.atOnce
+      ? []
+      : [
+          redis.zrem(keys.index('deadlines', inquiryId), inquiryId),
+          redis.zrem(keys.index('pending', inquiryId), inquiryId),
+        ]),
     ...members,
   ]);
 }

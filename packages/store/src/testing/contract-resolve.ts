@@ -2,7 +2,7 @@ import type { Inquiry } from '@hitl/protocol';
 import { describe, expect, it } from 'vitest';
 import { answered, createNew, eventually, type MakeStore, peerOf, sleep, timedOut } from './fixtures.js';
 
-/** First answer wins, and resolutions reach every node once. */
+/** First answer wins, and resolutions reach every node that waits on them, once. */
 export function resolveContract(open: MakeStore): void {
   describe('resolve', () => {
     it('lets exactly one of 100 concurrent resolves win; the rest learn the winner', async () => {
@@ -54,18 +54,26 @@ export function resolveContract(open: MakeStore): void {
       });
     });
 
-    it('fires onResolved once per resolution on every instance', async () => {
+    it('fires onResolved once per resolution on every instance that waits on it or made it', async () => {
       const fixture = await open();
       const peer = await peerOf(fixture);
+      const bystander = await peerOf(fixture);
       const heard = new Map<string, string[]>([
         ['store', []],
         ['peer', []],
+        ['bystander', []],
       ]);
       const stopStore = fixture.store.onResolved((i) => heard.get('store')!.push(i.inquiryId));
-      if (fixture.peer) peer.onResolved((i) => heard.get('peer')!.push(i.inquiryId));
-      // Ready (the readiness probe passes) means resolutions are heard from now on.
-      await Promise.all([fixture.store.ping(5000), peer.ping(5000)]);
+      if (fixture.peer) {
+        peer.onResolved((i) => heard.get('peer')!.push(i.inquiryId));
+        bystander.onResolved((i) => heard.get('bystander')!.push(i.inquiryId));
+      }
       const inquiries = await Promise.all(Array.from({ length: 5 }, () => createNew(fixture.store)));
+      // Both wait on every inquiry (a waiter is what makes a node hear another node's resolution).
+      const waits = [fixture.store, peer].flatMap((s) =>
+        inquiries.map((i) => s.waitForResolution(i.inquiryId, { deadline: Date.now() + 10_000 })),
+      );
+      await sleep(100);
       await Promise.all(
         inquiries.flatMap((inquiry) =>
           Array.from({ length: 4 }, (_, i) =>
@@ -74,12 +82,15 @@ export function resolveContract(open: MakeStore): void {
         ),
       );
       const expected = inquiries.map((i) => i.inquiryId).sort();
+      expect((await Promise.all(waits)).every((i) => i?.status === 'answered')).toBe(true);
       await eventually(
         () => heard.get('store')!.length >= 5 && (!fixture.peer || heard.get('peer')!.length >= 5),
       );
       await sleep(100); // time for a duplicate to show up
       expect([...heard.get('store')!].sort()).toEqual(expected);
       if (fixture.peer) expect([...heard.get('peer')!].sort()).toEqual(expected);
+      // An instance that neither waits on nor resolves an inquiry hears nothing of it.
+      expect(heard.get('bystander')).toEqual([]);
       stopStore();
       const late = await createNew(fixture.store);
       await fixture.store.resolve(late.inquiryId, answered('y'));

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
   // server then exits at start): each node gets a free bus port of its own.
   const busPorts = [await freePort(), await freePort(), await freePort()];
   const dirs = ports.map(() => mkdtempSync(join(tmpdir(), 'hitl-cluster-')));
-  const children = await Promise.all(
+  const launched = await Promise.allSettled(
     ports.map((port, i) =>
       launch(
         server,
@@ -58,12 +58,20 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       ),
     ),
   );
+  // One that failed to start (a port taken meanwhile) must not leave the others running.
+  const failed = launched.find((result) => result.status === 'rejected');
+  if (failed) {
+    for (const result of launched) if (result.status === 'fulfilled') result.value.kill('SIGKILL');
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    throw failed.reason;
+  }
+  const children = launched.map((result) => (result as PromiseFulfilledResult<ChildProcess>).value);
   const stop = async () => {
     await Promise.all(
       children.map(
         (child) =>
           new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
             child.once('exit', () => resolve());
             child.kill('SIGKILL');
           }),

@@ -3,6 +3,7 @@ import type { TokenService } from '@hitl/auth';
 import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
 import {
   audienceOf,
+  type DeviceInquiry,
   DeviceNameSchema,
   type Inquiry,
   SOCKET_MAX_BUFFER_BYTES,
@@ -45,7 +46,7 @@ export interface GatewayDeps {
   sightings?: Pick<DeviceSightings, 'note'>;
   /** Where each inquiry handed to a device socket is recorded for ops (the inquiry's timeline). */
   deliveries?: DeviceDeliveryRecorder;
-  /** Socket.IO adapter factory (Redis streams in distributed mode; in-memory otherwise). */
+  /** Socket.IO adapter factory (sharded Redis pub/sub in distributed mode; in-memory otherwise). */
   adapter?: Parameters<Server['adapter']>[0];
 }
 
@@ -105,14 +106,23 @@ export function createDeviceGateway(
     handleDeviceEvents(socket, deps);
   });
 
-  /** Every audience member's devices and every ops console (one emit: a socket in several rooms gets it once). */
-  const watchers = (inquiry: Inquiry) => io.to([...audienceRooms(inquiry), OPS_ROOM]);
+  /**
+   * One emit per room: with the sharded adapter a single-room emit goes to that room's channel
+   * (only the nodes with a socket in it hear it), a multi-room one to every node. No socket is in
+   * two of these rooms (a device joins its user's room, an ops console only the ops room), so each
+   * still gets it once.
+   */
+  const toRooms = (rooms: string[], event: 'inquiry:new' | 'inquiry:updated', view: DeviceInquiry) => {
+    for (const room of rooms) io.to(room).emit(event, view);
+  };
+  /** Every audience member's devices and every ops console. */
+  const watchers = (inquiry: Inquiry) => [...audienceRooms(inquiry), OPS_ROOM];
   const events: InquiryEvents = {
     created: (inquiry: Inquiry) =>
-      watchers(inquiry).emit('inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
+      toRooms(watchers(inquiry), 'inquiry:new', toDeviceInquiry(inquiry, deps.clock.now())),
     updated: (inquiry: Inquiry) => {
       if (inquiry.status !== 'pending') return;
-      watchers(inquiry).emit('inquiry:updated', toDeviceInquiry(inquiry, deps.clock.now()));
+      toRooms(watchers(inquiry), 'inquiry:updated', toDeviceInquiry(inquiry, deps.clock.now()));
     },
     escalated: (inquiry: Inquiry) => {
       const added = new Set(inquiry.escalation?.users ?? []);
@@ -120,19 +130,14 @@ export function createDeviceGateway(
       if (added.size === 0) return;
       const view = toDeviceInquiry(inquiry, deps.clock.now());
       // The people added get it as new; everyone already asked (and ops) see it changed.
-      io.to([...added].map(userRoom)).emit('inquiry:new', view);
+      toRooms([...added].map(userRoom), 'inquiry:new', view);
       const before = audienceOf(inquiry).filter((userId) => !added.has(userId));
-      io.to([...before.map(userRoom), OPS_ROOM])
-        .except([...added].map(userRoom))
-        .emit('inquiry:updated', view);
+      toRooms([...before.map(userRoom), OPS_ROOM], 'inquiry:updated', view);
     },
     resolved: (inquiry: Inquiry) => {
       if (inquiry.status === 'pending' || !inquiry.resolvedBy) return;
-      watchers(inquiry).emit('inquiry:resolved', {
-        inquiryId: inquiry.inquiryId,
-        status: inquiry.status,
-        resolvedBy: inquiry.resolvedBy,
-      });
+      const event = { inquiryId: inquiry.inquiryId, status: inquiry.status, resolvedBy: inquiry.resolvedBy };
+      for (const room of watchers(inquiry)) io.to(room).emit('inquiry:resolved', event);
     },
   };
   return { io, events };

@@ -15,7 +15,10 @@ end
 local events = (f[6] or '') .. ';resolved ' .. status .. ' ' .. resolvedAt
 redis.call('HSET', hashKey, 'status', status, 'resolution', resolutionJson, 'resolveOp', resolveOp, 'events', events)
 redis.call('PEXPIRE', hashKey, retentionMs)
--- Each part is already JSON, so concatenation yields JSON without decoding anything here.
-local message = '{"inquiry":' .. f[1] .. ',"resolution":' .. resolutionJson .. ',"suggested":' .. (f[4] or 'null') ..
+-- Each part is already JSON, so concatenation yields JSON without decoding anything here. Only what
+-- changes while pending: a waiter already holds the inquiry as created (its question, its context).
+local message = '{"resolution":' .. resolutionJson .. ',"suggested":' .. (f[4] or 'null') ..
   ',"votes":' .. (f[7] or 'null') .. ',"escalatedAt":' .. (f[8] or 'null') .. '}'
-redis.call('PUBLISH', channel, message)
+-- Sharded: the channel shares the inquiry's hash tag, so on a Cluster it is this slot's, and only
+-- the nodes that wait on this inquiry are subscribed.
+redis.call('SPUBLISH', channel, message)
