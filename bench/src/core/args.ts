@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'capacity-memory',
   'capacity-sqlite',
   'throughput',
+  'open-loop',
   'races',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

@@ -3,6 +3,7 @@ import { baseline } from './baseline.js';
 import { capacity } from './capacity.js';
 import type { Scenario } from './context.js';
 import { fanout } from './fanout.js';
+import { openLoop } from './open-loop.js';
 import { races } from './races.js';
 import { resume } from './resume.js';
 import { throughput } from './throughput.js';
@@ -18,5 +19,6 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
   'capacity-memory': capacity('memory'),
   'capacity-sqlite': capacity('sqlite'),
   throughput,
+  'open-loop': openLoop,
   races,
 };
