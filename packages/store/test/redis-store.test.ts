@@ -47,11 +47,14 @@ function openStore(options: { retentionMs?: number; reconnectDelayMs?: number; p
   return { store, redis, prefix, keys: storeKeys(prefix) };
 }
 
-/** Scripts run so far on the test server (INFO commandstats). */
-async function evalshaCalls(): Promise<number> {
+/** Calls of a command so far on the test server (INFO commandstats; scripts' calls included). */
+async function commandCalls(command: string): Promise<number> {
   const info = await admin.info('commandstats');
-  return Number(/cmdstat_evalsha:calls=(\d+)/.exec(info)?.[1] ?? 0);
+  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
 }
+
+/** Scripts run so far on the test server. */
+const evalshaCalls = () => commandCalls('evalsha');
 
 /** The part of a key Redis Cluster hashes to pick its slot. */
 function hashTag(key: string): string {
@@ -96,6 +99,53 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
     expect(await store.resolve(inquiry.inquiryId, answered('N'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'N' });
+  });
+
+  it('waits on an inquiry it has just created without reading it, and still wakes', async () => {
+    const { store, prefix } = openStore();
+    const { store: other } = openStore({ prefix });
+    await store.ping(5000); // the subscription is live before the create
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const before = await commandCalls('hmget');
+    const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    await sleep(100);
+    expect(await commandCalls('hmget')).toBe(before);
+    expect(await other.resolve(inquiry.inquiryId, answered('W'))).toMatchObject({ kind: 'won' });
+    expect(await waiting).toMatchObject({ status: 'answered', answer: 'W' });
+  });
+
+  it('does not miss a resolution heard between its create and the wait', async () => {
+    const { store, prefix } = openStore();
+    const { store: other } = openStore({ prefix });
+    await store.ping(5000);
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const heard: string[] = [];
+    store.onResolved((resolved) => heard.push(resolved.inquiryId));
+    await other.resolve(inquiry.inquiryId, answered('X'));
+    await eventually(() => heard.includes(inquiry.inquiryId));
+    const started = Date.now();
+    expect(await store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 })).toMatchObject(
+      { status: 'answered', answer: 'X' },
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('reads when its subscription dropped between the create and the wait', async () => {
+    const { store, keys, prefix } = openStore({ reconnectDelayMs: 60_000 });
+    const { store: other } = openStore({ prefix });
+    await store.ping(5000);
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    expect(await admin.pubsub('NUMSUB', keys.resolvedChannel)).toEqual([keys.resolvedChannel, 0]);
+    await other.resolve(inquiry.inquiryId, answered('Y')); // nobody hears it
+    const started = Date.now();
+    expect(await store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 })).toMatchObject(
+      { status: 'answered', answer: 'Y' },
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('writes the documented keys, in one slot per inquiry and per user, with TTLs', async () => {

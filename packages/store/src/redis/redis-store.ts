@@ -16,9 +16,16 @@ import { InFlight, Waiters, waitForResolution } from '../waiters.js';
 import { openClient } from './connection.js';
 import { type StoreKeys, storeKeys } from './keys.js';
 import { countPending, listDue, listPage, readInquiry } from './listing.js';
+import { RecentIds } from './recent-ids.js';
 import { ResolutionFeed } from './resolution-feed.js';
 import { defineScripts } from './scripts.js';
 import { type AskerHint, createInquiry, resolveInquiry, suggestAnswer, type WriteContext } from './writes.js';
+
+/**
+ * How long after its create an inquiry's first wait may skip the read (the send_inquiry path waits
+ * at once; later waits read). Resolutions heard are kept twice as long.
+ */
+const FRESH_MS = 5000;
 
 /** Options of {@link RedisInquiryStore}. */
 export interface RedisStoreOptions {
@@ -57,6 +64,10 @@ export class RedisInquiryStore implements InquiryStore {
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
   private readonly inFlight = new InFlight();
+  /** Inquiries this instance just created, with when the create was sent. */
+  private readonly created = new RecentIds(FRESH_MS);
+  /** Resolutions this instance heard (or won) lately, with when. */
+  private readonly heard = new RecentIds(2 * FRESH_MS);
 
   constructor(options: RedisStoreOptions) {
     this.ownsClient = typeof options.redis === 'string';
@@ -74,6 +85,7 @@ export class RedisInquiryStore implements InquiryStore {
     defineScripts(this.redis);
     this.feed = new ResolutionFeed(this.redis, this.keys.resolvedChannel, {
       resolved: (inquiry) => {
+        this.heard.add(inquiry.inquiryId);
         this.waiters.wake(inquiry);
         this.listeners.emit(inquiry);
       },
@@ -84,8 +96,11 @@ export class RedisInquiryStore implements InquiryStore {
     this.feed.ready().catch(() => {});
   }
 
-  create(input: NewInquiry, options: CreateOptions = {}): Promise<CreateResult> {
-    return createInquiry(this.ctx, input, options);
+  async create(input: NewInquiry, options: CreateOptions = {}): Promise<CreateResult> {
+    const sentAt = performance.now();
+    const result = await createInquiry(this.ctx, input, options);
+    if (result.kind === 'ok' && result.created) this.created.add(result.inquiry.inquiryId, sentAt);
+    return result;
   }
 
   get(inquiryId: string): Promise<Inquiry | null> {
@@ -120,7 +135,10 @@ export class RedisInquiryStore implements InquiryStore {
   resolve(inquiryId: string, resolution: Resolution, asker?: AskerHint): Promise<ResolveResult> {
     // This node's waiters wake on the reply; the published message wakes the others (and is a
     // no-op here). Listeners still hear each resolution once, from the subscription.
-    return resolveInquiry(this.ctx, inquiryId, resolution, asker, (inquiry) => this.waiters.wake(inquiry));
+    return resolveInquiry(this.ctx, inquiryId, resolution, asker, (inquiry) => {
+      this.heard.add(inquiry.inquiryId);
+      this.waiters.wake(inquiry);
+    });
   }
 
   suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean> {
@@ -128,13 +146,20 @@ export class RedisInquiryStore implements InquiryStore {
   }
 
   waitForResolution(inquiryId: string, options: WaitOptions = {}): Promise<Inquiry | null> {
-    return this.inFlight.track(
-      waitForResolution(this.waiters, inquiryId, options, this.now, async (id) => {
-        // Live subscription before the read: a resolution published after the read still arrives.
-        await this.feed.ready();
-        return this.get(id);
-      }),
-    );
+    const read = async (id: string) => {
+      // Live subscription before the read: a resolution published after the read still arrives.
+      await this.feed.ready();
+      return this.get(id);
+    };
+    // Just created here, with the subscription live since before the create went out: every later
+    // resolution reaches this instance, so it is pending unless one was heard since (then read).
+    const createdAt = this.created.take(inquiryId);
+    const liveSince = this.feed.liveSince;
+    const first =
+      createdAt !== undefined && liveSince !== undefined && liveSince <= createdAt
+        ? async (id: string) => (this.heard.since(id, createdAt) ? read(id) : undefined)
+        : read;
+    return this.inFlight.track(waitForResolution(this.waiters, inquiryId, options, this.now, read, first));
   }
 
   listDue(now: number, limit: number): Promise<string[]> {

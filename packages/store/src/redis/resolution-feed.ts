@@ -18,6 +18,11 @@ export class ResolutionFeed {
   private readonly subscriber: Redis | Cluster;
   private subscribed: Promise<void> | undefined;
   private closed = false;
+  /**
+   * When (`performance.now()`) the subscription last became live, undefined while it may not be:
+   * a message published after this moment reaches this feed, unless the value is gone by then.
+   */
+  liveSince: number | undefined;
 
   constructor(
     source: Redis | Cluster,
@@ -37,6 +42,9 @@ export class ResolutionFeed {
     // 'ready' is emitted before ioredis re-sends its own SUBSCRIBE, so subscribing again here and
     // awaiting the reply is what proves the subscription is live before state is re-read.
     this.subscriber.on('ready', () => void this.resubscribe());
+    this.subscriber.on('close', () => {
+      this.liveSince = undefined;
+    });
   }
 
   /** Settles once the subscription is live; retried on the next call after a failure. */
@@ -47,11 +55,16 @@ export class ResolutionFeed {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.liveSince = undefined;
     this.subscriber.disconnect();
   }
 
   private subscribe(): Promise<void> {
-    const subscribed = this.subscriber.subscribe(this.channel).then(() => undefined);
+    this.liveSince = undefined;
+    const subscribed = this.subscriber.subscribe(this.channel).then(() => {
+      // Live from (at the latest) the reply, if no drop came in between ('close' clears it).
+      if (!this.closed && this.subscriber.status === 'ready') this.liveSince = performance.now();
+    });
     subscribed.catch(() => {
       if (this.subscribed === subscribed) this.subscribed = undefined;
     });
