@@ -9,6 +9,7 @@ export const SCENARIOS = [
   'capacity',
   'capacity-memory',
   'capacity-sqlite',
+  'capacity-nodes',
   'throughput',
   'open-loop',
   'races',

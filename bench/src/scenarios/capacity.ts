@@ -142,13 +142,13 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
   };
 }
 
-interface Snapshot extends NodeJS.MemoryUsage {
+export interface Snapshot extends NodeJS.MemoryUsage {
   /** What the store holds outside the node: Redis `used_memory`, or the SQLite file and its WAL. */
   storeBytes: number;
 }
 
 /** The node's memory after a forced full GC, RSS from /proc, and the store's bytes. */
-async function measure(
+export async function measure(
   node: NodeHandle,
   storeBytes: () => Promise<number>,
   gc: () => Promise<NodeJS.MemoryUsage>,
@@ -158,7 +158,7 @@ async function measure(
   return { ...inside, rss: rssBytes(node.pid), storeBytes: await storeBytes() };
 }
 
-async function redisUsedBytes(url: string): Promise<number> {
+export async function redisUsedBytes(url: string): Promise<number> {
   const redis = new Redis(url);
   try {
     const info = await redis.info('memory');
@@ -181,7 +181,7 @@ function fileBytes(stateDir: string): number {
 }
 
 /** Polls the node's `hitl_held_calls` gauge until it reads `expected` (or 120 s pass). */
-async function waitForGauge(url: string, expected: number, seen: (n: number) => void): Promise<void> {
+export async function waitForGauge(url: string, expected: number, seen: (n: number) => void): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const text = await (await fetch(`${url}/metrics`)).text();

@@ -1,6 +1,7 @@
 import type { ScenarioName } from '../core/args.js';
 import { baseline } from './baseline.js';
 import { capacity } from './capacity.js';
+import { capacityNodes } from './capacity-nodes.js';
 import type { Scenario } from './context.js';
 import { fanout } from './fanout.js';
 import { openLoop } from './open-loop.js';
@@ -18,6 +19,7 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
   capacity: capacity('redis'),
   'capacity-memory': capacity('memory'),
   'capacity-sqlite': capacity('sqlite'),
+  'capacity-nodes': capacityNodes,
   throughput,
   'open-loop': openLoop,
   races,
