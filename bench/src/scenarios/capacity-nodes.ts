@@ -1,6 +1,5 @@
 import { readdirSync } from 'node:fs';
 import { startRedisServer } from '@hitl/store/testing';
-import { mergeHists, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
 import { openFileLimit } from '../env/limits.js';
 import { BENCH_SECRET, startNode } from '../env/nodes.js';
@@ -8,7 +7,7 @@ import { inspectFlag, startProbe } from '../env/probe-handle.js';
 import { allNext, startWorker, type WorkerHandle } from '../env/workers.js';
 import type { CapacityParams, CapacityResult } from '../load/capacity.js';
 import { sleep } from '../load/util.js';
-import { measure, redisUsedBytes, type Snapshot, waitForGauge } from './capacity.js';
+import { measure, parkAndRelease, redisUsedBytes, type Snapshot, waitForGauge } from './capacity.js';
 import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
 
 /** Issue 21: 50,000 held calls across 3 nodes on one Redis. */
@@ -116,7 +115,6 @@ export async function capacityNodes(ctx: ScenarioContext): Promise<Fields> {
   const answered = results.reduce((a, r) => a + r.answered, 0);
   const faults = faultFields(sumFaults(results.map((r) => r.faults)));
   for (const r of results) for (const s of r.samples) ctx.log(`fault: ${s}`);
-  const release = summarize(mergeHists(results.map((r) => r.hist)));
   const per = (after: number, before: number) => (after - before) / Math.max(1, held) / KB;
   const rssPerCall = per(sum(full, 'rss'), sum(idle, 'rss'));
   const redisPerInquiry = per(full[0]?.storeBytes ?? 0, idle[0]?.storeBytes ?? 0);
@@ -131,10 +129,7 @@ export async function capacityNodes(ctx: ScenarioContext): Promise<Fields> {
     heap_per_call_kb: per(sum(full, 'heapUsed'), sum(idle, 'heapUsed')),
     redis_per_inquiry_kb: redisPerInquiry,
     heartbeat_s: heartbeatMs / 1000,
-    park_per_s: held / (Math.max(...parked.map((p) => p.parkMs)) / 1000),
-    release_all_s: Math.max(...results.map((r) => r.releaseMs)) / 1000,
-    release_p50_ms: release.p50_ms,
-    release_p99_ms: release.p99_ms,
+    ...parkAndRelease(held, parked, results),
     answered,
     ...faults,
     ok: faults.faults === 0 && answered === held && held === target,

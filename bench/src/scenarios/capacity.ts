@@ -111,7 +111,6 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
   const faults = faultFields(sumFaults(results.map((r) => r.faults)));
   for (const r of results) for (const s of r.samples) ctx.log(`fault: ${s}`);
   const rssPerCall = per(full.rss, idle.rss);
-  const release = summarize(mergeHists(results.map((r) => r.hist)));
   return {
     held_target: target,
     held: heldGauge,
@@ -131,14 +130,26 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
     parked_cpu_util: parkedCpu,
     heap_after_release_mb: after.heapUsed / MB,
     heap_idle_mb: idle.heapUsed / MB,
-    park_per_s: held / (Math.max(...parked.map((p) => p.parkMs)) / 1000),
-    release_all_s: Math.max(...results.map((r) => r.releaseMs)) / 1000,
-    release_p50_ms: release.p50_ms,
-    release_p99_ms: release.p99_ms,
+    ...parkAndRelease(held, parked, results),
     answered,
     ...faults,
     ok: faults.faults === 0 && answered === held && heldGauge === held,
     goal: heldGauge >= GOAL.held && rssPerCall <= GOAL.rssPerCallKb ? 'met' : 'missed',
+  };
+}
+
+/** How fast calls were parked, and how fast (and how evenly) they resumed once answered. */
+export function parkAndRelease(
+  held: number,
+  parked: { parkMs: number }[],
+  results: CapacityResult[],
+): Fields {
+  const release = summarize(mergeHists(results.map((r) => r.hist)));
+  return {
+    park_per_s: held / (Math.max(...parked.map((p) => p.parkMs)) / 1000),
+    release_all_s: Math.max(...results.map((r) => r.releaseMs)) / 1000,
+    release_p50_ms: release.p50_ms,
+    release_p99_ms: release.p99_ms,
   };
 }
 

@@ -1,13 +1,12 @@
-import { startRedisServer } from '@hitl/store/testing';
 import { mergeHists, prefixed, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
 import { cpuSeconds } from '../env/limits.js';
 import { BENCH_SECRET } from '../env/nodes.js';
-import { startProfiledNodes } from '../env/probe-handle.js';
 import { allNext, startWorker } from '../env/workers.js';
 import type { OpenLoopParams, OpenLoopResult } from '../load/open-loop.js';
 import { sleep } from '../load/util.js';
 import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
+import { nodesOnRedis } from './nodes-on-redis.js';
 
 /** Issue 21: answer→resume p99 at 300 cycles/s offered on 2 nodes. */
 const GOAL_P99_MS = 20;
@@ -24,10 +23,7 @@ export async function openLoop(ctx: ScenarioContext): Promise<Fields> {
   const users = param(ctx, 'users', { quick: 16, full: 64 });
   const warmupMs = param(ctx, 'warmupMs', { quick: 1000, full: 3000 });
   const durationMs = param(ctx, 'durationMs', { quick: 3000, full: 20_000 });
-  const redis = await startRedisServer();
-  ctx.cleanup.add(() => redis.stop());
-  const profiled = await startProfiledNodes(2, redis.url, ctx.overrides.cpuprof === 1, ctx.cleanup);
-  const { nodes } = profiled;
+  const { profiled, nodes } = await nodesOnRedis(ctx);
   const load = Array.from({ length: workers }, (_, w) => {
     const params: OpenLoopParams = {
       secret: BENCH_SECRET,

@@ -1,14 +1,13 @@
-import { startRedisServer } from '@hitl/store/testing';
 import { mergeHists, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
 import { cpuSeconds, cpuTimes } from '../env/limits.js';
 import { BENCH_SECRET } from '../env/nodes.js';
-import { startProfiledNodes } from '../env/probe-handle.js';
 import { commandCounts, monitorCounts, perUnit } from '../env/redis-stats.js';
 import { allNext, startWorker } from '../env/workers.js';
 import type { ThroughputParams, ThroughputResult } from '../load/throughput.js';
 import { sleep } from '../load/util.js';
 import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
+import { nodesOnRedis } from './nodes-on-redis.js';
 
 const GOAL_PER_S = 1500;
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
@@ -23,10 +22,7 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   const concurrency = param(ctx, 'concurrency', { quick: 16, full: 64 });
   const warmupMs = param(ctx, 'warmupMs', { quick: 1000, full: 5000 });
   const durationMs = param(ctx, 'durationMs', { quick: 3000, full: 20_000 });
-  const redis = await startRedisServer();
-  ctx.cleanup.add(() => redis.stop());
-  const profiled = await startProfiledNodes(2, redis.url, ctx.overrides.cpuprof === 1, ctx.cleanup);
-  const { nodes } = profiled;
+  const { redis, profiled, nodes } = await nodesOnRedis(ctx);
   const load = Array.from({ length: workers }, (_, w) => {
     const params: ThroughputParams = {
       secret: BENCH_SECRET,
