@@ -110,6 +110,9 @@ export async function capacityNodes(ctx: ScenarioContext): Promise<Fields> {
   await sleep(2000);
   const full = await measureAll();
   const fds = nodes.map(({ node }) => readdirSync(`/proc/${node.pid}/fd`).length);
+  ctx.log(
+    `parked: RSS ${((sum(full, 'rss') - sum(idle, 'rss')) / held / KB).toFixed(1)} KB per call over all nodes, Redis ${(((full[0]?.storeBytes ?? 0) - (idle[0]?.storeBytes ?? 0)) / held / KB).toFixed(2)} KB per inquiry, fds ${fds.join('/')}`,
+  );
   for (const worker of load) worker.signal('answer');
   const results = await Promise.all(load.map((w) => w.result));
   const answered = results.reduce((a, r) => a + r.answered, 0);
