@@ -48,7 +48,7 @@ describe('bench smoke: every scenario at --quick scale', () => {
     expect(Number(reports.get('baseline')?.redis_p50_ms)).toBeGreaterThan(0);
   });
 
-  it.each(['capacity', 'capacity-memory', 'capacity-sqlite'])(
+  it.each(['capacity', 'capacity-memory', 'capacity-sqlite', 'capacity-nodes'])(
     '%s held every call it parked and measured memory per call',
     (scenario) => {
       const fields = reports.get(scenario) ?? {};
@@ -57,6 +57,13 @@ describe('bench smoke: every scenario at --quick scale', () => {
       expect(Number(fields.rss_per_call_kb)).toBeGreaterThan(0);
     },
   );
+
+  it('open-loop ran every scheduled call to its own answer and timed answer→resume', () => {
+    const fields = reports.get('open-loop') ?? {};
+    expect(Number(fields.scheduled)).toBeGreaterThan(0);
+    expect(fields.completed).toBe(fields.scheduled);
+    expect(Number(fields.resume_p99_ms)).toBeGreaterThanOrEqual(Number(fields.resume_p50_ms));
+  });
 
   it('capacity on SQLite measured the file per pending inquiry', () => {
     expect(Number(reports.get('capacity-sqlite')?.file_per_inquiry_kb)).toBeGreaterThan(0);

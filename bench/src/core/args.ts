@@ -9,7 +9,9 @@ export const SCENARIOS = [
   'capacity',
   'capacity-memory',
   'capacity-sqlite',
+  'capacity-nodes',
   'throughput',
+  'open-loop',
   'races',
   'scale-out',
 ] as const;

@@ -10,6 +10,7 @@ const TASKS: Record<string, () => Promise<Task>> = {
   resume: async () => (await import('../load/resume.js')).resumeLoad as Task,
   fanout: async () => (await import('../load/fanout.js')).fanoutLoad as Task,
   throughput: async () => (await import('../load/throughput.js')).throughputLoad as Task,
+  'open-loop': async () => (await import('../load/open-loop.js')).openLoopLoad as Task,
   capacity: async () => (await import('../load/capacity.js')).capacityLoad as Task,
   'scale-out': async () => (await import('../load/scale-out.js')).scaleOutLoad as Task,
   races: async () => (await import('../load/races.js')).racesLoad as Task,

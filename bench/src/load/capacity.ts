@@ -97,7 +97,10 @@ export async function capacityLoad(p: CapacityParams, ctx: TaskContext): Promise
       .answer(call.inquiryId as string, `a${call.n}`)
       .catch(() => undefined);
     if (!ack?.ok) faults.add('answer_rejected', `${call.question}: ${JSON.stringify(ack)}`);
-    const { at, result } = await within(call.done, 120_000, `result of ${call.question}`);
+    // A call that does not resume is a fault of its own (with the ack it had), not the end of the run.
+    const done = await within(call.done, 120_000, `result of ${call.question}`).catch(() => undefined);
+    if (!done) return faults.add('no_result', `${call.question}: ack ${JSON.stringify(ack)}`);
+    const { at, result } = done;
     recordMs(hist, at - t0);
     if (!result) return;
     if (result.status !== 'answered' || result.answer !== `a${call.n}` || result.inquiryId !== call.inquiryId)

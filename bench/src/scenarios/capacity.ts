@@ -111,7 +111,6 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
   const faults = faultFields(sumFaults(results.map((r) => r.faults)));
   for (const r of results) for (const s of r.samples) ctx.log(`fault: ${s}`);
   const rssPerCall = per(full.rss, idle.rss);
-  const release = summarize(mergeHists(results.map((r) => r.hist)));
   return {
     held_target: target,
     held: heldGauge,
@@ -131,10 +130,7 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
     parked_cpu_util: parkedCpu,
     heap_after_release_mb: after.heapUsed / MB,
     heap_idle_mb: idle.heapUsed / MB,
-    park_per_s: held / (Math.max(...parked.map((p) => p.parkMs)) / 1000),
-    release_all_s: Math.max(...results.map((r) => r.releaseMs)) / 1000,
-    release_p50_ms: release.p50_ms,
-    release_p99_ms: release.p99_ms,
+    ...parkAndRelease(held, parked, results),
     answered,
     ...faults,
     ok: faults.faults === 0 && answered === held && heldGauge === held,
@@ -142,13 +138,28 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
   };
 }
 
-interface Snapshot extends NodeJS.MemoryUsage {
+/** How fast calls were parked, and how fast (and how evenly) they resumed once answered. */
+export function parkAndRelease(
+  held: number,
+  parked: { parkMs: number }[],
+  results: CapacityResult[],
+): Fields {
+  const release = summarize(mergeHists(results.map((r) => r.hist)));
+  return {
+    park_per_s: held / (Math.max(...parked.map((p) => p.parkMs)) / 1000),
+    release_all_s: Math.max(...results.map((r) => r.releaseMs)) / 1000,
+    release_p50_ms: release.p50_ms,
+    release_p99_ms: release.p99_ms,
+  };
+}
+
+export interface Snapshot extends NodeJS.MemoryUsage {
   /** What the store holds outside the node: Redis `used_memory`, or the SQLite file and its WAL. */
   storeBytes: number;
 }
 
 /** The node's memory after a forced full GC, RSS from /proc, and the store's bytes. */
-async function measure(
+export async function measure(
   node: NodeHandle,
   storeBytes: () => Promise<number>,
   gc: () => Promise<NodeJS.MemoryUsage>,
@@ -158,7 +169,7 @@ async function measure(
   return { ...inside, rss: rssBytes(node.pid), storeBytes: await storeBytes() };
 }
 
-async function redisUsedBytes(url: string): Promise<number> {
+export async function redisUsedBytes(url: string): Promise<number> {
   const redis = new Redis(url);
   try {
     const info = await redis.info('memory');
@@ -181,7 +192,7 @@ function fileBytes(stateDir: string): number {
 }
 
 /** Polls the node's `hitl_held_calls` gauge until it reads `expected` (or 120 s pass). */
-async function waitForGauge(url: string, expected: number, seen: (n: number) => void): Promise<void> {
+export async function waitForGauge(url: string, expected: number, seen: (n: number) => void): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const text = await (await fetch(`${url}/metrics`)).text();

@@ -1,8 +1,10 @@
 import type { ScenarioName } from '../core/args.js';
 import { baseline } from './baseline.js';
 import { capacity } from './capacity.js';
+import { capacityNodes } from './capacity-nodes.js';
 import type { Scenario } from './context.js';
 import { fanout } from './fanout.js';
+import { openLoop } from './open-loop.js';
 import { races } from './races.js';
 import { resume } from './resume.js';
 import { scaleOut } from './scale-out.js';
@@ -18,7 +20,9 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
   capacity: capacity('redis'),
   'capacity-memory': capacity('memory'),
   'capacity-sqlite': capacity('sqlite'),
+  'capacity-nodes': capacityNodes,
   throughput,
+  'open-loop': openLoop,
   races,
   'scale-out': scaleOut,
 };

@@ -1,14 +1,13 @@
-import { startRedisServer } from '@hitl/store/testing';
 import { mergeHists, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
 import { cpuSeconds, cpuTimes } from '../env/limits.js';
 import { BENCH_SECRET } from '../env/nodes.js';
-import { startProfiledNodes } from '../env/probe-handle.js';
 import { commandCounts, monitorCounts, perUnit } from '../env/redis-stats.js';
 import { allNext, startWorker } from '../env/workers.js';
 import type { ThroughputParams, ThroughputResult } from '../load/throughput.js';
 import { sleep } from '../load/util.js';
 import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
+import { nodesOnRedis } from './nodes-on-redis.js';
 
 const GOAL_PER_S = 1500;
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
@@ -23,10 +22,7 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   const concurrency = param(ctx, 'concurrency', { quick: 16, full: 64 });
   const warmupMs = param(ctx, 'warmupMs', { quick: 1000, full: 5000 });
   const durationMs = param(ctx, 'durationMs', { quick: 3000, full: 20_000 });
-  const redis = await startRedisServer();
-  ctx.cleanup.add(() => redis.stop());
-  const profiled = await startProfiledNodes(2, redis.url, ctx.overrides.cpuprof === 1, ctx.cleanup);
-  const { nodes } = profiled;
+  const { redis, profiled, nodes } = await nodesOnRedis(ctx);
   const load = Array.from({ length: workers }, (_, w) => {
     const params: ThroughputParams = {
       secret: BENCH_SECRET,
@@ -52,13 +48,25 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   const redisBefore = await commandCounts(redis.url);
   const cpuBefore = pids.map(cpuSeconds);
   const sysBefore = nodes.map((n) => cpuTimes(n.pid).system);
-  // The last 2 s of the window also under MONITOR: commands sent by the nodes vs run by Redis.
+  // 2 s in the middle of the window also under MONITOR: commands sent by the nodes vs run by Redis.
   const monitorMs = Math.min(2000, Math.floor(durationMs / 2));
-  await sleep(durationMs - monitorMs);
-  const monitored = await monitorCounts(redis.url, monitorMs);
-  const cpuAfter = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] as number));
+  const monitoring = sleep((durationMs - monitorMs) / 2).then(() => monitorCounts(redis.url, monitorMs));
+  await sleep(durationMs);
+  // A load process may already have finished its lanes and exited when this runner's timer is late
+  // (a loaded machine, a slow profiler start): its CPU then counts as none (load_cpu_partial).
+  let loadGone = 0;
+  const cpuAfter = pids.map((pid, i) => {
+    try {
+      return cpuSeconds(pid) - (cpuBefore[i] as number);
+    } catch (error) {
+      if (i < nodes.length) throw error;
+      loadGone++;
+      return 0;
+    }
+  });
   const nodeSys = nodes.reduce((a, n, i) => a + cpuTimes(n.pid).system - (sysBefore[i] as number), 0);
   const redisAfter = await commandCounts(redis.url);
+  const monitored = await monitoring;
   const profileDir = await profiled.stop();
   const results = await Promise.all(load.map((w) => w.result));
   const completed = results.reduce((a, r) => a + r.completed, 0);
@@ -77,6 +85,7 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
     ...latency,
     node_cpu_ms_per_cycle: (1000 * nodeCpu) / Math.max(1, completed),
     load_cpu_ms_per_cycle: (1000 * loadCpu) / Math.max(1, completed),
+    ...(loadGone > 0 ? { load_cpu_partial: true } : {}),
     node_cpu_util: nodeCpu / (durationMs / 1000),
     node_cpu_sys_share: nodeSys / Math.max(0.01, nodeCpu),
     redis_cmds_per_cycle: (sum(redisAfter) - sum(redisBefore)) / Math.max(1, completed),

@@ -1,6 +1,21 @@
+import { randomFillSync } from 'node:crypto';
 import { decodeTime, monotonicFactory } from 'ulid';
 
-const nextUlid = monotonicFactory();
+/**
+ * Random bytes for ids, drawn from the CSPRNG 4 KB at a time: ulid's own generator asks it for one
+ * byte per character (16 calls per id, ~2% of a node's CPU at full load; docs/BENCHMARKS.md).
+ */
+const pool = new Uint8Array(4096);
+let used = pool.length;
+function pooledRandom(): number {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return (pool[used++] as number) / 256;
+}
+
+const nextUlid = monotonicFactory(pooledRandom);
 
 /**
  * A new inquiry id: a ULID, so ids sort lexicographically in creation order (monotonic within one

@@ -64,7 +64,7 @@ export class Waiters {
 }
 
 /**
- * The one `waitForResolution` algorithm both stores share: park first, then read, so a resolution
+ * The one `waitForResolution` algorithm every store shares: park first, then read, so a resolution
  * that lands between the two is never missed; on abort or deadline, read again and return that.
  */
 export async function waitForResolution(
@@ -76,13 +76,25 @@ export async function waitForResolution(
 ): Promise<Inquiry | null> {
   const parked = waiters.park(inquiryId, options, now);
   try {
-    const current = await read(inquiryId);
-    if (current === null || current.status !== 'pending') return current;
+    const ended = await endedState(read, inquiryId);
+    if (ended !== undefined) return ended;
     const resolved = await parked.woken;
     return resolved ?? (await read(inquiryId));
   } finally {
     parked.dispose();
   }
+}
+
+/**
+ * What `read` finds if the inquiry has ended (or is missing: null); undefined while it is pending.
+ * Its own frame, so the pending inquiry read is not kept alive while the waiter is parked.
+ */
+async function endedState(
+  read: (inquiryId: string) => Promise<Inquiry | null>,
+  inquiryId: string,
+): Promise<Inquiry | null | undefined> {
+  const current = await read(inquiryId);
+  return current?.status === 'pending' ? undefined : current;
 }
 
 /** Tracks promises still running so `close()` can wait for them. */

@@ -47,11 +47,14 @@ function openStore(options: { retentionMs?: number; reconnectDelayMs?: number; p
   return { store, redis, prefix, keys: storeKeys(prefix) };
 }
 
-/** Scripts run so far on the test server (INFO commandstats). */
-async function evalshaCalls(): Promise<number> {
+/** Calls of a command so far on the test server (INFO commandstats; scripts' calls included). */
+async function commandCalls(command: string): Promise<number> {
   const info = await admin.info('commandstats');
-  return Number(/cmdstat_evalsha:calls=(\d+)/.exec(info)?.[1] ?? 0);
+  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
 }
+
+/** Scripts run so far on the test server. */
+const evalshaCalls = () => commandCalls('evalsha');
 
 /** The part of a key Redis Cluster hashes to pick its slot. */
 function hashTag(key: string): string {
@@ -122,6 +125,20 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     expect(await store.resolve(inquiry.inquiryId, answered('N'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'N' });
+  });
+
+  it('waits on an inquiry it has just created without reading it, and still wakes', async () => {
+    const { store, prefix } = openStore();
+    const { store: other } = openStore({ prefix });
+    await store.ping(5000); // the subscription is live before the create
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const before = await commandCalls('hmget');
+    const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    await sleep(100);
+    expect(await commandCalls('hmget')).toBe(before);
+    expect(await other.resolve(inquiry.inquiryId, answered('W'))).toMatchObject({ kind: 'won' });
+    expect(await waiting).toMatchObject({ status: 'answered', answer: 'W' });
   });
 
   it('writes the documented keys, in one slot per inquiry and per user, with TTLs', async () => {

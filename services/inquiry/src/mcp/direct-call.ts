@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { DEFAULT_SSE_KEEP_ALIVE_MS } from '@modelcontextprotocol/sdk/server/sseKeepAlive.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
@@ -7,6 +8,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { SseKeepAlive } from './sse-keep-alive.js';
+import { nodeSink, streamSink } from './sse-sink.js';
 import { type CallContext, type CallExtra, callTool, toMcpError } from './tool-calls.js';
 
 /*
@@ -38,21 +40,11 @@ const KNOWN_MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const KNOWN_PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
 const KNOWN_META_KEYS = new Set(['progressToken']);
 
-/** The SSE response headers the SDK's transport sends. */
-const SSE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache, no-transform',
-  Connection: 'keep-alive',
-  'X-Accel-Buffering': 'no',
-};
-
-const encoder = new TextEncoder();
-
 /** The SDK transport's keep-alive period (its own constant) for streams that get no heartbeats. */
 export const KEEP_ALIVE_MS = DEFAULT_SSE_KEEP_ALIVE_MS;
 /** The SDK transport's keep-alive frame; the SDK has no export for it, the parity test pins it. */
 export const KEEP_ALIVE_FRAME = ': keepalive\n\n';
-const KEEP_ALIVE_BYTES = encoder.encode(KEEP_ALIVE_FRAME);
+const KEEP_ALIVE_BYTES = new TextEncoder().encode(KEEP_ALIVE_FRAME);
 
 export interface DirectCall {
   id: string | number;
@@ -95,60 +87,38 @@ export function directCallOf(body: unknown, headers: Headers): DirectCall | unde
  * writes (progress notifications, then the result or the JSON-RPC error). A suspended call then
  * keeps only this stream, its abort controller and the wait itself alive, not a whole SDK server
  * and transport (see docs/BENCHMARKS.md: about a third of a held call's heap, and the CPU to build
- * and close them per call).
- * @returns the response, and `abort` for when the caller's connection goes away
+ * and close them per call). With Node's `outgoing` response the frames go straight to it.
+ * @returns the response for Hono (already sent, with `outgoing`)
  */
 export function serveDirectCall(
   ctx: CallContext,
   call: DirectCall,
   keepAlive: SseKeepAlive,
-): { response: Response; abort: () => void } {
+  outgoing?: ServerResponse,
+): Response {
   const caller = new AbortController();
-  let out: ReadableStreamDefaultController<Uint8Array> | undefined;
   let stopKeepAlive: (() => void) | undefined;
-  const write = (message: JSONRPCMessage) => {
-    if (!out) return;
-    try {
-      out.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
-    } catch {
-      out = undefined; // the stream is already closed or cancelled
-    }
+  const gone = () => {
+    stopKeepAlive?.();
+    caller.abort('the caller closed the connection');
   };
+  const sink = outgoing ? nodeSink(outgoing, gone) : streamSink(gone);
+  const write = (message: JSONRPCMessage) =>
+    sink.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   const finish = (message: JSONRPCMessage) => {
-    write(message);
-    try {
-      out?.close();
-    } catch {
-      // already closed
-    }
-    out = undefined;
+    sink.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     stopKeepAlive?.();
   };
-  const stream = new ReadableStream<Uint8Array>({
-    start: (controller) => {
-      out = controller;
-    },
-    cancel: () => {
-      out = undefined;
-      stopKeepAlive?.();
-      caller.abort('the caller closed the connection');
-    },
-  });
   // Heartbeats (progress) keep a tracked call's stream busy; any other stream gets comment frames.
   if (call.params._meta?.progressToken === undefined || ctx.heartbeatMs > KEEP_ALIVE_MS) {
-    stopKeepAlive = keepAlive.add(() => {
-      try {
-        out?.enqueue(KEEP_ALIVE_BYTES);
-      } catch {
-        out = undefined;
-      }
-    });
+    stopKeepAlive = keepAlive.add(() => void sink.write(KEEP_ALIVE_BYTES));
   }
   const extra: CallExtra = {
     requestId: call.id,
     signal: caller.signal,
+    controller: caller,
     ...(call.params._meta ? { _meta: call.params._meta } : {}),
-    sendNotification: async (notification) => write({ jsonrpc: '2.0', ...notification }),
+    sendNotification: async (notification) => void write({ jsonrpc: '2.0', ...notification }),
   };
   callTool(ctx, call.params, extra).then(
     (result) => finish({ jsonrpc: '2.0', id: call.id, result }),
@@ -165,8 +135,5 @@ export function serveDirectCall(
       });
     },
   );
-  return {
-    response: new Response(stream, { status: 200, headers: SSE_HEADERS }),
-    abort: () => caller.abort('the caller closed the connection'),
-  };
+  return sink.response;
 }

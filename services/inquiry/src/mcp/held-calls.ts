@@ -14,10 +14,11 @@ export class HeldCalls {
    * Registers a call. Its controller is aborted when the node drains (the call then answers
    * `pending`; the inquiry stays answerable). `cancelsInquiry` false: a `notifications/cancelled`
    * for the call ends only the call (a task's `tasks/result`). One per call on purpose: combining each call's signal
-   * with one node-wide signal would leak a reference per call for the node's lifetime.
+   * with one node-wide signal would leak a reference per call for the node's lifetime. `controller`:
+   * the call's own, when the caller already has one for it (the direct path), else a new one.
    */
-  hold(key: string, inquiryId: string, cancelsInquiry = true): HeldCall {
-    const call = { inquiryId, cancelsInquiry, controller: new AbortController() };
+  hold(key: string, inquiryId: string, cancelsInquiry = true, controller = new AbortController()): HeldCall {
+    const call = { inquiryId, cancelsInquiry, controller };
     this.calls.set(key, call);
     return call;
   }

@@ -19,6 +19,7 @@ import { type McpBodyVariables, readMcpBody } from './mcp-body.js';
 import { createMcpServer } from './mcp-server.js';
 import { unsupportedVersion } from './protocol-version.js';
 import { SseKeepAlive } from './sse-keep-alive.js';
+import type { CallContext } from './tool-calls.js';
 
 export interface McpRouteDeps {
   service: InquiryService;
@@ -75,6 +76,7 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   app.onError(jsonRpcErrors(deps.logger));
   app.use('/', guardHost(deps.hostPolicy), limitBody(LIMITS.bodyBytes));
   const keepAlive = new SseKeepAlive(KEEP_ALIVE_MS);
+  const callDeps = callDepsOf(deps);
   const methodNotAllowed = (c: Context) => {
     c.header('Allow', 'POST');
     return jsonRpcError(
@@ -103,9 +105,9 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
     const direct = directCallOf(body, c.req.raw.headers);
     if (direct) {
       // The hot path (send_inquiry, get_inquiry): no SDK server or transport is built or kept.
-      const { response, abort } = serveDirectCall({ ...deps, claims, tokenKey }, direct, keepAlive);
-      outgoing?.once('close', abort);
-      return response;
+      // With Node's response at hand the frames go straight to it; either way the stream hears the
+      // caller leave (Node's 'close', or the web stream's cancel) and ends the wait.
+      return serveDirectCall({ ...callDeps, claims, tokenKey }, direct, keepAlive, outgoing);
     }
     const server = createMcpServer({
       ...deps,
@@ -132,6 +134,29 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
     });
   });
   return app;
+}
+
+/**
+ * What a tool call needs from the node, picked once: a held call keeps its `CallContext` alive, and
+ * a spread of all the route's deps (some 20 members) is a dictionary-mode object with a map of its
+ * own per call (about 1 KB); this one has a dozen members and one shape for every call.
+ */
+function callDepsOf(deps: McpRouteDeps): Omit<CallContext, 'claims' | 'tokenKey'> {
+  const { service, store, heldCalls, clock, heartbeatMs, maxWaitMs, draining, storeReady } = deps;
+  const { tasks, maxAnswerWindowMs, retentionMs } = deps;
+  return {
+    service,
+    store,
+    heldCalls,
+    clock,
+    heartbeatMs,
+    maxWaitMs,
+    draining,
+    storeReady,
+    tasks,
+    maxAnswerWindowMs,
+    retentionMs,
+  };
 }
 
 interface RequestLike {

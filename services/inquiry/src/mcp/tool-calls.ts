@@ -58,7 +58,13 @@ export interface CallContext {
 export type CallExtra = Pick<
   RequestHandlerExtra<ServerRequest, ServerNotification>,
   'requestId' | 'signal' | 'sendNotification' | '_meta'
->;
+> & {
+  /**
+   * The controller of `signal`, when the call owns it (the direct path): a held call then uses it
+   * for the drain too instead of a second controller and a listener (AbortSignals are ~0.5 KB each).
+   */
+  controller?: AbortController;
+};
 
 /** While the store is away a held call pauses this long between tries, in ms. */
 const OUTAGE_PAUSE_MS = 500;
@@ -93,27 +99,35 @@ export function toolResult(inquiry: Inquiry | null, now: number, maxWaitMs?: num
  * `tools/call` of `send_inquiry` or `get_inquiry`.
  * @throws McpError for misuse and failures (the JSON-RPC error the caller gets)
  */
-export async function callTool(
+export function callTool(
   ctx: CallContext,
   params: { name: string; arguments?: unknown; task?: { ttl?: number } },
   extra: CallExtra,
 ): Promise<CallToolResult | CreateTaskResult> {
-  try {
-    if (params.task !== undefined && (params.name === 'send_inquiry' || params.name === 'get_inquiry')) {
-      // The spec's answer to a task for a tool whose taskSupport is "forbidden": method not found.
-      if (params.name !== 'send_inquiry') {
-        throw new McpError(
-          ErrorCode.MethodNotFound,
-          `${params.name} does not run as a task (its execution.taskSupport is "forbidden"); call it without params.task`,
-        );
-      }
-      return await createTask(ctx, parseArgs(SendInquiryInputSchema, params.arguments), params.task);
-    }
-    if (params.name === 'send_inquiry') return await sendInquiry(ctx, params.arguments, extra);
-    if (params.name === 'get_inquiry') return await getInquiry(ctx, params.arguments, extra);
-  } catch (error) {
+  // Promise chains, not awaits, from here down to the wait: a held call keeps one suspended
+  // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call).
+  return dispatch(ctx, params, extra).catch((error: unknown) => {
     throw toMcpError(error);
+  });
+}
+
+async function dispatch(
+  ctx: CallContext,
+  params: { name: string; arguments?: unknown; task?: { ttl?: number } },
+  extra: CallExtra,
+): Promise<CallToolResult | CreateTaskResult> {
+  if (params.task !== undefined && (params.name === 'send_inquiry' || params.name === 'get_inquiry')) {
+    // The spec's answer to a task for a tool whose taskSupport is "forbidden": method not found.
+    if (params.name !== 'send_inquiry') {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `${params.name} does not run as a task (its execution.taskSupport is "forbidden"); call it without params.task`,
+      );
+    }
+    return createTask(ctx, parseArgs(SendInquiryInputSchema, params.arguments), params.task);
   }
+  if (params.name === 'send_inquiry') return sendInquiry(ctx, params.arguments, extra);
+  if (params.name === 'get_inquiry') return getInquiry(ctx, params.arguments, extra);
   throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${params.name}`);
 }
 
@@ -128,11 +142,8 @@ async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): P
     input,
   );
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry, progressReader(ctx, inquiry));
-  try {
-    return await hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs));
-  } finally {
-    heartbeat?.stop();
-  }
+  const held = hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs));
+  return heartbeat ? held.finally(() => heartbeat.stop()) : held;
 }
 
 /**
@@ -165,29 +176,21 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
   if (inquiry?.status !== 'pending' || waitMs === 0)
     return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
-  const heartbeat = startHeartbeat(
-    extra,
-    ctx.clock,
-    ctx.heartbeatMs,
-    undefined,
-    progressReader(ctx, inquiry),
-  );
-  try {
-    return await hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
-  } finally {
-    heartbeat?.stop();
-  }
+  const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs);
+  const held = hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
+  return heartbeat ? held.finally(() => heartbeat.stop()) : held;
 }
 
 /** Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`. */
-async function hold(
+function hold(
   ctx: CallContext,
   inquiry: Inquiry,
   extra: CallExtra,
   deadline: number,
 ): Promise<CallToolResult> {
-  const latest = await waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true });
-  return toolResult(latest, ctx.clock.now(), ctx.maxWaitMs);
+  return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true }).then((latest) =>
+    toolResult(latest, ctx.clock.now(), ctx.maxWaitMs),
+  );
 }
 
 /**
@@ -206,7 +209,8 @@ export async function waitForEnd(
   const { inquiryId } = inquiry;
   if (inquiry.status !== 'pending') return inquiry;
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
-  const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry);
+  const own = extra.controller?.signal === extra.signal ? extra.controller : undefined;
+  const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, own);
   try {
     if (cancelsInquiry) {
       // A cancel for this call may reach another node: let it find the inquiry through the store.
@@ -214,10 +218,11 @@ export async function waitForEnd(
       const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
       ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
     }
-    // The caller going away ends the wait too: one listener, lighter than a composite signal per call.
+    // The caller going away ends the wait too (nothing to follow when its signal is the call's own):
+    // one listener, lighter than a composite signal per call.
     const { signal } = call.controller;
-    if (extra.signal.aborted) call.controller.abort(extra.signal.reason);
-    else extra.signal.addEventListener('abort', onCallerGone, { once: true });
+    if (!own && extra.signal.aborted) call.controller.abort(extra.signal.reason);
+    else if (!own) extra.signal.addEventListener('abort', onCallerGone, { once: true });
     for (;;) {
       try {
         return (await ctx.service.wait(inquiryId, signal, deadline)) ?? inquiry;

@@ -1,0 +1,90 @@
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+
+/** The SSE response headers the SDK's transport sends. */
+export const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+
+/** Where a direct call writes its SSE frames: open until `end` or until the caller goes away. */
+export interface SseSink {
+  /** What the route returns to Hono. */
+  response: Response;
+  /** Writes a frame; false once the stream is closed (by us or by the caller). */
+  write(frame: string | Uint8Array): boolean;
+  /** Writes the last frame and closes the stream; a no-op once closed. */
+  end(frame: string): void;
+}
+
+/**
+ * Frames written straight to Node's `ServerResponse` (Hono is told the response is already sent):
+ * a held call then keeps no web `ReadableStream`, reader, controller or the adapter's copy loop
+ * (about 5 KB and two suspended async frames per held call; docs/BENCHMARKS.md). `onGone` hears
+ * the connection closing before `end`.
+ */
+export function nodeSink(outgoing: ServerResponse, onGone: () => void): SseSink {
+  let open = true;
+  outgoing.writeHead(200, SSE_HEADERS);
+  outgoing.flushHeaders();
+  outgoing.once('close', () => {
+    if (!open) return;
+    open = false;
+    onGone();
+  });
+  return {
+    response: RESPONSE_ALREADY_SENT,
+    write: (frame) => {
+      if (!open || outgoing.destroyed) return false;
+      outgoing.write(frame);
+      return true;
+    },
+    end: (frame) => {
+      if (!open) return;
+      open = false;
+      if (!outgoing.destroyed) outgoing.end(frame);
+    },
+  };
+}
+
+const encoder = new TextEncoder();
+
+/** Frames through a web `ReadableStream` response: where no Node response is at hand (`app.request`). */
+export function streamSink(onGone: () => void): SseSink {
+  let out: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    start: (controller) => {
+      out = controller;
+    },
+    cancel: () => {
+      if (!out) return;
+      out = undefined;
+      onGone();
+    },
+  });
+  const write = (frame: string | Uint8Array) => {
+    if (!out) return false;
+    try {
+      out.enqueue(typeof frame === 'string' ? encoder.encode(frame) : frame);
+      return true;
+    } catch {
+      out = undefined; // the stream is already closed or cancelled
+      return false;
+    }
+  };
+  return {
+    response: new Response(stream, { status: 200, headers: SSE_HEADERS }),
+    write,
+    end: (frame) => {
+      if (!write(frame)) return;
+      try {
+        out?.close();
+      } catch {
+        // already closed
+      }
+      out = undefined;
+    },
+  };
+}
