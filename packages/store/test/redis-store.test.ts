@@ -127,20 +127,6 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'N' });
   });
 
-  it('waits on an inquiry it has just created without reading it, and still wakes', async () => {
-    const { store, prefix } = openStore();
-    const { store: other } = openStore({ prefix });
-    await store.ping(5000); // the subscription is live before the create
-    const inquiry = sampleInquiry();
-    await store.create(inquiry);
-    const before = await commandCalls('hmget');
-    const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
-    await sleep(100);
-    expect(await commandCalls('hmget')).toBe(before);
-    expect(await other.resolve(inquiry.inquiryId, answered('W'))).toMatchObject({ kind: 'won' });
-    expect(await waiting).toMatchObject({ status: 'answered', answer: 'W' });
-  });
-
   it('writes the documented keys, in one slot per inquiry and per user, with TTLs', async () => {
     const { store, redis, keys } = openStore({ retentionMs: 60_000 });
     const inquiry = sampleInquiry({ idempotencyKey: 'order-7' });
