@@ -38,19 +38,7 @@ if redis.call('EXISTS', KEYS[4]) == 1 then
   return {1}
 end
 
-local cap = tonumber(ARGV[2])
-if cap > 0 then
-  local count = redis.call('ZCARD', KEYS[2])
-  if count >= cap then
-    return {-3, count}
-  end
-end
-
-if hasKey then
-  redis.call('SET', KEYS[1], inquiryId, 'PX', ARGV[3])
-end
-redis.call('ZADD', KEYS[2], 0, inquiryId)
-redis.call('ZADD', KEYS[3], 0, inquiryId)
+-- #include reserve-user
 local hashKey, inquiryJson, ttlMs, suggestedJson, createdAt, createOp = KEYS[4], ARGV[5], ARGV[3], ARGV[6], ARGV[7], false
 -- #include write-new
 redis.call('ZADD', KEYS[5], ARGV[8], inquiryId)

@@ -30,17 +30,6 @@ if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
   return {1, ARGV[1]}
 end
 
-local cap = tonumber(ARGV[2])
-if cap > 0 then
-  local count = redis.call('ZCARD', KEYS[2])
-  if count >= cap then
-    return {-3, count}
-  end
-end
-
-if hasKey then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-end
-redis.call('ZADD', KEYS[2], 0, ARGV[1])
-redis.call('ZADD', KEYS[3], 0, ARGV[1])
+local inquiryId = ARGV[1]
+-- #include reserve-user
 return {1, ARGV[1]}
