@@ -87,6 +87,9 @@ describe('four nodes on one Redis: a node hears only its own users', () => {
     // device event (no socket of the user there).
     expect(mentions(taps[0] as string, [`resolved:{${soloId}}`])).toEqual([]);
     expect(mentions(taps[1] as string, [`user:${solo}#`])).toEqual([]);
+    // Node C's own user has the device and the call on C: its room emits stay on C (nobody else
+    // subscribes that room, so nothing is published, and C hears no echo of its own emits).
+    expect(mentions(taps[2] as string, ['user:scale-local#'])).toEqual([]);
     // Nodes C and D: nothing of the user's at all.
     expect(mentions(taps[2] as string, soloMarks)).toEqual([]);
     expect(mentions(taps[3] as string, soloMarks)).toEqual([]);

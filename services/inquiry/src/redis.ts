@@ -1,8 +1,9 @@
 import { RedisInquiryStore } from '@hitl/store';
-import { createShardedAdapter } from '@socket.io/redis-adapter';
+import type { createShardedAdapter } from '@socket.io/redis-adapter';
 import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { createRoomAwareAdapter } from './socket/room-aware-adapter.js';
 
 export interface RedisParts {
   client: Redis;
@@ -40,8 +41,9 @@ export async function connectRedis(config: Config, logger: Logger): Promise<Redi
     store,
     // A channel per room, subscribed by the nodes that have a socket in it ('dynamic'): a user's
     // events reach only the nodes holding that user's devices, and the channels spread over a
-    // Cluster's slots. Connection-state recovery stays off (this adapter does not offer it).
-    adapter: createShardedAdapter(shared, subscriber, {
+    // Cluster's slots; an emit nobody else listens to is not published at all. Connection-state
+    // recovery stays off (this adapter does not offer it).
+    adapter: createRoomAwareAdapter(client, subscriber, {
       channelPrefix: 'hitl:socket.io',
       subscriptionMode: 'dynamic',
     }),
