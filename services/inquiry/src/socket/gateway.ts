@@ -22,6 +22,7 @@ import { type DeviceDeliveryRecorder, recordDeliveries } from './delivery-record
 import { handleDeviceEvents } from './device-events.js';
 import { type DeviceServer, type DeviceSocket, OPS_ROOM, tokenRoom, userRoom } from './device-socket.js';
 import { checkHandshake } from './handshake.js';
+import { subscriptionsSettled } from './room-aware-adapter.js';
 import { boundOutgoing, capSocketsPerToken, dropSocket, MAX_OUTGOING_BYTES } from './socket-limits.js';
 import { syncDevice } from './sync.js';
 
@@ -96,13 +97,17 @@ export function createDeviceGateway(
       return;
     }
     if (deps.deliveries) recordDeliveries(socket, deps.deliveries, deps.clock);
-    void socket.join([userRoom(socket.data.userId), tokenRoom(socket.data.tokenKey)]);
+    const joined = socket.join([userRoom(socket.data.userId), tokenRoom(socket.data.tokenKey)]);
     const named = DeviceNameSchema.safeParse(socket.handshake.auth?.deviceName);
     deps.sightings?.note(socket.data.claims, named.success ? named.data : undefined);
     void capSocketsPerToken(io, socket, maxSocketsPerToken).catch((error: unknown) =>
       deps.logger.warn({ err: error }, 'socket cap check failed'),
     );
-    void syncDevice(socket, { ...deps, drop });
+    // The sync reads only once the user's room is subscribed: an event published before that is in
+    // what it reads, one published after reaches the socket.
+    void Promise.resolve(joined)
+      .then(() => subscriptionsSettled(io.of('/').adapter))
+      .then(() => syncDevice(socket, { ...deps, drop }));
     handleDeviceEvents(socket, deps);
   });
 

@@ -68,8 +68,20 @@ export function createRoomAwareAdapter(
       if (local && !live.has(room)) return publish(message);
       return subscribers > (local ? 1 : 0) ? publish(message) : '';
     };
+    // Every SSUBSCRIBE asked for so far is in place once a PING sent after it answers (one connection,
+    // in order): a device's sync reads only after that, so an emit it misses is one its read sees.
+    Object.assign(instance, { subscriptionsSettled: () => sub.ping().then(() => undefined) });
     return instance;
   };
+}
+
+/**
+ * Settles once the room subscriptions this node has asked for so far are live in Redis (at once for
+ * adapters without the method: in memory, or a Cluster, where the subscriptions spread over masters).
+ */
+export async function subscriptionsSettled(adapter: object): Promise<void> {
+  const settled = (adapter as { subscriptionsSettled?: () => Promise<void> }).subscriptionsSettled;
+  await settled?.().catch(() => {});
 }
 
 /** Rooms of this node whose channel subscription is known to be live on the subscriber connection. */
