@@ -35,7 +35,10 @@ export interface MonitorCounts {
   sent: number;
   /** Everything Redis ran: `sent` plus what the scripts called. */
   run: number;
-  /** PUBLISH on the resolutions channel: one per resolved inquiry, so one per full cycle. */
+  /**
+   * Resolution messages: one per resolved inquiry, so one per full cycle (`SPUBLISH` on the
+   * inquiry's `<prefix>resolved:{<id>}` channel since issue 22; `PUBLISH` on `<prefix>resolved` before).
+   */
   resolutions: number;
   /** Sent commands by name, e.g. `{ evalsha: 40, xadd: 20 }`. */
   sentByName: Record<string, number>;
@@ -69,7 +72,8 @@ export async function monitorCounts(
       const [, source, command, first] = match;
       const name = String(command).toLowerCase();
       counts.run += 1;
-      if (name === 'publish' && String(first).endsWith(channelSuffix)) counts.resolutions += 1;
+      if ((name === 'publish' || name === 'spublish') && isResolutionChannel(String(first), channelSuffix))
+        counts.resolutions += 1;
       if (source === 'lua') continue;
       counts.sent += 1;
       counts.sentByName[name] = (counts.sentByName[name] ?? 0) + 1;
@@ -79,4 +83,11 @@ export async function monitorCounts(
   await new Promise((resolve) => setTimeout(resolve, ms));
   socket.destroy();
   return counts;
+}
+
+/** `<prefix><suffix>` (one channel for all) or `<prefix><suffix>:{<id>}` (one per inquiry). */
+function isResolutionChannel(channel: string, suffix: string): boolean {
+  const open = channel.lastIndexOf(':{');
+  const base = open >= 0 && channel.endsWith('}') ? channel.slice(0, open) : channel;
+  return base.endsWith(suffix);
 }
