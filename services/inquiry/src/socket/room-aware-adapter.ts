@@ -56,12 +56,13 @@ export function createRoomAwareAdapter(
     adapter.on('delete-room', (room: string) => live.left(room));
     sub.on('close', () => live.reset());
     sub.on('ready', () => live.confirmAll(adapter.rooms.keys()));
+    const counts = new ShardNumSubBatch(pub);
     const publish = adapter.doPublish.bind(adapter);
     adapter.doPublish = async (message: ClusterMessage) => {
       const channel = adapter.computeChannel(message);
       if (message.type !== BROADCAST || channel === adapter.channel) return publish(message);
       const room = channel.slice(adapter.channel.length, -1);
-      const subscribers = await shardNumSub(pub, channel);
+      const subscribers = await counts.of(channel);
       // Read after the count: a drop of the subscriber connection noticed meanwhile counts.
       const local = adapter.rooms.has(room);
       // A room of this node whose subscription is not confirmed live: publish (in doubt).
@@ -145,7 +146,43 @@ class LiveRooms {
   }
 }
 
-async function shardNumSub(client: Redis, channel: string): Promise<number> {
-  const reply = (await client.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number];
-  return Number(reply[1]);
+/**
+ * `PUBSUB SHARDNUMSUB` for the channels asked in one tick, in one command: an event goes to each
+ * audience member's room and the ops room in the same synchronous loop, so those counts share a
+ * round trip.
+ */
+class ShardNumSubBatch {
+  private batch = new Map<string, ((count: number) => void)[]>();
+  private failures: ((error: unknown) => void)[] = [];
+
+  constructor(private readonly client: Redis) {}
+
+  of(channel: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      if (this.batch.size === 0) queueMicrotask(() => void this.flush());
+      const waiting = this.batch.get(channel);
+      if (waiting) waiting.push(resolve);
+      else this.batch.set(channel, [resolve]);
+      this.failures.push(reject);
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.batch;
+    const failures = this.failures;
+    this.batch = new Map();
+    this.failures = [];
+    try {
+      // The reply alternates channel and count: [ch1, n1, ch2, n2, ...].
+      const reply = (await this.client.call('PUBSUB', 'SHARDNUMSUB', ...batch.keys())) as (string | number)[];
+      const counts = new Map<string, number>();
+      for (let i = 0; i + 1 < reply.length; i += 2) counts.set(String(reply[i]), Number(reply[i + 1]));
+      // A channel missing from the reply counts as listened to: publish rather than drop.
+      for (const [channel, waiting] of batch) {
+        for (const resolve of waiting) resolve(counts.get(channel) ?? Number.POSITIVE_INFINITY);
+      }
+    } catch (error) {
+      for (const reject of failures) reject(error);
+    }
+  }
 }
