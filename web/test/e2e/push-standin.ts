@@ -47,28 +47,65 @@ export interface ShownInWorker {
   actions: { action: string; title: string }[];
 }
 
-/** The page's service worker, once it controls the page. */
+/** The page's service worker, once it controls the page; its shows are watched (`watchShows`). */
 export async function serviceWorkerOf(context: BrowserContext, page: Page): Promise<Worker> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
     timeout: 30_000,
   });
-  const found = context.serviceWorkers().find((w) => w.url().endsWith('/sw.js'));
-  return found ?? context.waitForEvent('serviceworker');
+  const worker =
+    context.serviceWorkers().find((w) => w.url().endsWith('/sw.js')) ??
+    (await context.waitForEvent('serviceworker'));
+  await watchShows(worker);
+  return worker;
+}
+
+/**
+ * Chromium deletes a notification for good when `getNotifications()` is called while that
+ * notification's `showNotification()` is still pending (stored, not yet on display, so taken as
+ * stale). The test's reads must not cause that: inside the worker, every `showNotification` is
+ * tracked, and `__readNotifications` waits until none is pending before it reads. (A read already
+ * under way when a show starts does no harm.) Installed once per worker; again after a restart.
+ */
+function watchShows(worker: Worker): Promise<void> {
+  return worker.evaluate(() => {
+    const scope = self as unknown as {
+      __readNotifications?: unknown;
+      registration: { getNotifications(filter?: object): Promise<unknown[]> };
+    };
+    if (scope.__readNotifications) return;
+    const pending = new Set<Promise<unknown>>();
+    type Show = (this: unknown, ...args: unknown[]) => Promise<unknown>;
+    const proto = (
+      self as unknown as { ServiceWorkerRegistration: { prototype: { showNotification: Show } } }
+    ).ServiceWorkerRegistration.prototype;
+    const original = proto.showNotification;
+    proto.showNotification = function showNotification(...args) {
+      const shown = original.apply(this, args);
+      pending.add(shown);
+      const done = () => pending.delete(shown);
+      shown.then(done, done);
+      return shown;
+    };
+    scope.__readNotifications = async (filter: object) => {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+      return scope.registration.getNotifications(filter);
+    };
+  });
 }
 
 type WorkerScope = {
-  registration: {
-    getNotifications(filter?: {
-      tag?: string;
-    }): Promise<(Notification & { actions: ShownInWorker['actions'] })[]>;
-  };
+  /** `registration.getNotifications`, once no show is pending (`watchShows`). */
+  __readNotifications(filter: {
+    tag?: string;
+  }): Promise<(Notification & { actions: ShownInWorker['actions'] })[]>;
   dispatchEvent(event: Event): boolean;
 };
 
-export function notificationsIn(worker: Worker, tag?: string): Promise<ShownInWorker[]> {
+export async function notificationsIn(worker: Worker, tag?: string): Promise<ShownInWorker[]> {
+  await watchShows(worker);
   return worker.evaluate(async (t) => {
     const scope = self as unknown as WorkerScope;
-    const list = await scope.registration.getNotifications(t ? { tag: t } : {});
+    const list = await scope.__readNotifications(t ? { tag: t } : {});
     return list.map((n) => ({
       title: n.title,
       body: n.body,
@@ -109,11 +146,12 @@ export async function waitForNotifications(
  * (Such an event is not trusted, so the worker's `waitUntil` is a no-op for it; the worker's answer
  * still goes out, which is what the test checks.)
  */
-export function clickNotification(worker: Worker, tag: string, action: string): Promise<void> {
+export async function clickNotification(worker: Worker, tag: string, action: string): Promise<void> {
+  await watchShows(worker);
   return worker.evaluate(
     async ({ t, a }) => {
       const scope = self as unknown as WorkerScope;
-      const [notification] = await scope.registration.getNotifications({ tag: t });
+      const [notification] = await scope.__readNotifications({ tag: t });
       if (!notification) throw new Error(`no notification tagged ${t}`);
       const Ctor = (self as unknown as { NotificationEvent: new (type: string, init: object) => Event })
         .NotificationEvent;

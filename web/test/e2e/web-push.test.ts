@@ -190,13 +190,12 @@ describe('Web Push to the service worker in headless Chromium', () => {
 
   // Many steps through two pages, a worker and the node: on a loaded machine it may take longer than
   // the file's default 60 s; each step keeps its own generous wait.
-  // Retried (each try has its own receiver and browser, so tries are independent): in about one full
-  // CI run in four on this loaded 2-core machine, the worker receives the approval push (DevTools
-  // shows it delivered to a running worker) yet no notification appears; the cause is not found yet
-  // (a known defect, in the closing note). A retry that passes still checks every step below.
+  // No retry: this test once showed no notification in about one CI run in four although the push
+  // reached the worker. The test's own polling did it: a getNotifications() while the worker's
+  // showNotification() is pending makes Chromium delete that notification, so the reads now wait for
+  // pending shows (push-standin.ts, watchShows).
   it('an approval gets Approve / Reject; a click opens its card; answered on the desktop, a late button says so and the resolved push closes it', {
     timeout: 120_000,
-    retry: 2,
   }, async () => {
     const user = newUser();
     const phone = await phoneWithPush(user);
@@ -258,6 +257,32 @@ describe('Web Push to the service worker in headless Chromium', () => {
     );
     await delivery.deliver(resolved.text);
     await waitForNotifications(phone.worker, inquiryId, (list) => list.length === 0, delivery);
+    await mcp.close();
+  });
+
+  // A `resolved` push for one question (its getNotifications) arriving while the next question's
+  // notification is being shown lost that notification (Chromium drops a notification read while its
+  // show is pending); the worker now shows and reads one at a time.
+  it('a question pushed together with the end of another is still shown', { timeout: 120_000 }, async () => {
+    const user = newUser();
+    const phone = await phoneWithPush(user);
+    const delivery = await pushDelivery(await phone.context.newCDPSession(phone.page), node.url);
+    const mcp = await agent(node, user);
+    void mcp
+      .callTool({ name: 'send_inquiry', arguments: { question: 'Ready?' } }, undefined, { timeout: 120_000 })
+      .catch(() => undefined);
+    const pushed = json(await receiver.next((p) => json(p).type === 'inquiry'));
+    for (let round = 0; round < 8; round++) {
+      // Unknown to the node (404), so the worker's status check leaves it up.
+      const tag = `${pushed.inquiryId}-${round}`;
+      await Promise.all([
+        delivery.deliver(JSON.stringify({ ...pushed, inquiryId: tag })),
+        delivery.deliver(
+          JSON.stringify({ type: 'resolved', inquiryId: `ended-${round}`, status: 'answered' }),
+        ),
+      ]);
+      await waitForNotifications(phone.worker, tag, (list) => list.length === 1, delivery, 10_000);
+    }
     await mcp.close();
   });
 

@@ -46,8 +46,23 @@ function extend(event: ExtendableEvent, work: Promise<unknown>): void {
   }
 }
 
+/**
+ * Chromium loses a notification when `getNotifications()` is called while its `showNotification()` is
+ * still pending: the read finds it stored but not yet on display and deletes it as stale, so no later
+ * read finds it (seen in web/test/e2e/web-push.test.ts). Pushes are handled side by side (a
+ * `resolved` push for one question while the next is shown), so the worker's shows and reads run one
+ * at a time.
+ */
+let notificationWork: Promise<unknown> = Promise.resolve();
+
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const run = notificationWork.then(work);
+  notificationWork = run.catch(() => undefined);
+  return run;
+}
+
 const show = (sw: ServiceWorkerGlobalScope, shown: ShownNotification) =>
-  sw.registration.showNotification(shown.title, shown.options as NotificationOptions);
+  inTurn(() => sw.registration.showNotification(shown.title, shown.options as NotificationOptions));
 
 async function onPush(sw: ServiceWorkerGlobalScope, text: string | null): Promise<void> {
   const read = readPushPayload(text);
@@ -67,9 +82,11 @@ async function onPush(sw: ServiceWorkerGlobalScope, text: string | null): Promis
   await closeTag(sw, payload.inquiryId);
 }
 
-async function closeTag(sw: ServiceWorkerGlobalScope, tag: string): Promise<void> {
-  const open = await sw.registration.getNotifications({ tag });
-  for (const notification of open) notification.close();
+function closeTag(sw: ServiceWorkerGlobalScope, tag: string): Promise<void> {
+  return inTurn(async () => {
+    const open = await sw.registration.getNotifications({ tag });
+    for (const notification of open) notification.close();
+  });
 }
 
 /** How long the worker asks the node whether a pushed question is still open. */
