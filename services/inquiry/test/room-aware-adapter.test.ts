@@ -123,7 +123,7 @@ describe('room-aware sharded adapter (two Socket.IO servers, one real Redis)', (
     sockets.push(here, there);
     await until(async () => (await subscribers('blip')) === 2);
     // Cut node A's subscriber: Redis now counts only node B, which the old count would mistake for A.
-    const clients = String(await admin.client('LIST', 'TYPE', 'pubsub'));
+    const clients = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
     const id = /id=(\d+) .*name=a-sub /.exec(clients)?.[1];
     expect(id).toBeDefined();
     await admin.client('KILL', 'ID', String(id));
