@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { findOnPath, freePort, launch } from './redis-server.js';
+import { findOnPath, launch, withFreshPorts } from './redis-server.js';
 
 const run = promisify(execFile);
 
@@ -19,53 +19,39 @@ export interface TestRedisCluster {
  * Starts three `redis-server --cluster-enabled yes` processes, joins them with
  * `redis-cli --cluster create` (no replicas) and resolves once every node reports `cluster_state:ok`.
  */
-export async function startRedisCluster(): Promise<TestRedisCluster> {
+export async function startRedisCluster(
+  options: { pickPort?: () => Promise<number> } = {},
+): Promise<TestRedisCluster> {
   const server = findOnPath('redis-server');
   const cli = findOnPath('redis-cli');
   if (!server || !cli)
     throw new Error('redis-server / redis-cli not found on PATH: apt-get install redis-server');
-  const ports = [await freePort(), await freePort(), await freePort()];
   // The cluster bus listens on port + 10000 by default, past 65535 for a high ephemeral port (the
-  // server then exits at start): each node gets a free bus port of its own.
-  const busPorts = [await freePort(), await freePort(), await freePort()];
-  const dirs = ports.map(() => mkdtempSync(join(tmpdir(), 'hitl-cluster-')));
-  const launched = await Promise.allSettled(
-    ports.map((port, i) =>
-      launch(
-        server,
-        [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--dir',
-          dirs[i] ?? '',
-        ].concat([
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          'nodes.conf',
-          '--cluster-node-timeout',
-          '2000',
-          '--cluster-port',
-          String(busPorts[i]),
-        ]),
-        port,
-      ),
-    ),
+  // server then exits at start): each node gets a free bus port of its own. A port taken between
+  // finding it free and binding it: all six are picked again.
+  const { ports, dirs, children } = await withFreshPorts(
+    6,
+    async (picked) => {
+      const ports = picked.slice(0, 3);
+      const busPorts = picked.slice(3);
+      const dirs = ports.map(() => mkdtempSync(join(tmpdir(), 'hitl-cluster-')));
+      const launched = await Promise.allSettled(
+        ports.map((port, i) =>
+          launch(server, nodeArgs(port, busPorts[i] as number, dirs[i] as string), port),
+        ),
+      );
+      // One that failed to start must not leave the others running.
+      const failed = launched.find((result) => result.status === 'rejected');
+      if (failed) {
+        for (const result of launched) if (result.status === 'fulfilled') result.value.kill('SIGKILL');
+        for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+        throw failed.reason;
+      }
+      const children = launched.map((result) => (result as PromiseFulfilledResult<ChildProcess>).value);
+      return { ports, dirs, children };
+    },
+    options.pickPort,
   );
-  // One that failed to start (a port taken meanwhile) must not leave the others running.
-  const failed = launched.find((result) => result.status === 'rejected');
-  if (failed) {
-    for (const result of launched) if (result.status === 'fulfilled') result.value.kill('SIGKILL');
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-    throw failed.reason;
-  }
-  const children = launched.map((result) => (result as PromiseFulfilledResult<ChildProcess>).value);
   const stop = async () => {
     await Promise.all(
       children.map(
@@ -97,4 +83,12 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
   }
   const nodes = ports.map((port) => ({ host: '127.0.0.1', port }));
   return { nodes, seeds: nodes.map((n) => `${n.host}:${n.port}`).join(','), stop };
+}
+
+function nodeArgs(port: number, busPort: number, dir: string): string[] {
+  return [
+    ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000'],
+    ...['--cluster-port', String(busPort)],
+  ];
 }

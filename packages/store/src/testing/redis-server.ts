@@ -39,11 +39,18 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   if (external) return externalServer(external);
   const binary = findOnPath('redis-server');
   if (!binary) throw new Error(NOT_FOUND);
-  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'hitl-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir];
-  args.push('--appendonly', options.appendonly ? 'yes' : 'no');
-  let child = await launch(binary, args, port);
+  const argsFor = (port: number) => [
+    ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir],
+    ...['--appendonly', options.appendonly ? 'yes' : 'no'],
+  ];
+  const started = await withFreshPorts(1, async ([first]) => {
+    const port = first as number;
+    return { port, child: await launch(binary, argsFor(port), port) };
+  });
+  const port = started.port;
+  const args = argsFor(port);
+  let child = started.child;
   const halt = async (signal: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -102,15 +109,46 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** What a failed start is explained with: the end of what redis-server printed (it logs to stdout). */
+const OUTPUT_TAIL = 2000;
+
+/** Attempts at a start whose free port was taken before the server bound it. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Runs `start` with `count` free ports, again with new ones if it fails: a port found free is only
+ * free until someone else binds it, and parallel test processes (and their clients' ephemeral
+ * ports) sometimes do first. `pickPort` is for tests of this.
+ */
+export async function withFreshPorts<T>(
+  count: number,
+  start: (ports: number[]) => Promise<T>,
+  pickPort: () => Promise<number> = freePort,
+): Promise<T> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) ports.push(await pickPort());
+    try {
+      return await start(ports);
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
 export async function launch(binary: string, args: string[], port: number): Promise<ChildProcess> {
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + String(chunk)).slice(-OUTPUT_TAIL);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${stderr.trim()}`);
+    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output.trim()}`);
     if (await answersPing(port)) return child;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
