@@ -152,26 +152,22 @@ class LiveRooms {
  * round trip.
  */
 class ShardNumSubBatch {
-  private batch = new Map<string, ((count: number) => void)[]>();
-  private failures: ((error: unknown) => void)[] = [];
+  private batch = new Map<string, Settle[]>();
 
   constructor(private readonly client: Redis) {}
 
   of(channel: string): Promise<number> {
     return new Promise((resolve, reject) => {
       if (this.batch.size === 0) queueMicrotask(() => void this.flush());
-      const waiting = this.batch.get(channel);
-      if (waiting) waiting.push(resolve);
-      else this.batch.set(channel, [resolve]);
-      this.failures.push(reject);
+      const waiting = this.batch.get(channel) ?? [];
+      waiting.push({ resolve, reject });
+      this.batch.set(channel, waiting);
     });
   }
 
   private async flush(): Promise<void> {
     const batch = this.batch;
-    const failures = this.failures;
     this.batch = new Map();
-    this.failures = [];
     try {
       // The reply alternates channel and count: [ch1, n1, ch2, n2, ...].
       const reply = (await this.client.call('PUBSUB', 'SHARDNUMSUB', ...batch.keys())) as (string | number)[];
@@ -179,10 +175,15 @@ class ShardNumSubBatch {
       for (let i = 0; i + 1 < reply.length; i += 2) counts.set(String(reply[i]), Number(reply[i + 1]));
       // A channel missing from the reply counts as listened to: publish rather than drop.
       for (const [channel, waiting] of batch) {
-        for (const resolve of waiting) resolve(counts.get(channel) ?? Number.POSITIVE_INFINITY);
+        for (const { resolve } of waiting) resolve(counts.get(channel) ?? Number.POSITIVE_INFINITY);
       }
     } catch (error) {
-      for (const reject of failures) reject(error);
+      for (const waiting of batch.values()) for (const { reject } of waiting) reject(error);
     }
   }
+}
+
+interface Settle {
+  resolve(count: number): void;
+  reject(error: unknown): void;
 }
