@@ -36,8 +36,9 @@ export interface MonitorCounts {
   /** Everything Redis ran: `sent` plus what the scripts called. */
   run: number;
   /**
-   * Resolution messages: one per resolved inquiry, so one per full cycle (`SPUBLISH` on the
-   * inquiry's `<prefix>resolved:{<id>}` channel since issue 22; `PUBLISH` on `<prefix>resolved` before).
+   * Resolutions: one per resolved inquiry, so one per full cycle. Counted as the resolving script's
+   * `HSET` of the hash's `resolveOp` field (a message is no longer sent for every resolution: the
+   * resolving node's own waiters wake without one).
    */
   resolutions: number;
   /** Sent commands by name, e.g. `{ evalsha: 40, xadd: 20 }`. */
@@ -45,18 +46,17 @@ export interface MonitorCounts {
 }
 
 /** One MONITOR line: `+<time> [<db> <source>] "<command>" "<arg>" ...`. */
-const MONITOR_LINE = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"(?: "([^"]*)")?/;
+const MONITOR_LINE = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/;
+
+/** The hash field only the write that ends an inquiry sets (end-pending.lua). */
+const RESOLVE_FIELD = '"resolveOp"';
 
 /**
  * Watches `MONITOR` for `ms` and counts client commands apart from those scripts ran (Redis shows
  * those with the source `lua`). `INFO commandstats` counts both together. MONITOR slows Redis a
  * little: use a short window. A plain socket (ioredis' monitor mode loses track of its queue under load).
  */
-export async function monitorCounts(
-  url: string,
-  ms: number,
-  channelSuffix = 'resolved',
-): Promise<MonitorCounts> {
+export async function monitorCounts(url: string, ms: number): Promise<MonitorCounts> {
   const { hostname, port } = new URL(url);
   const counts: MonitorCounts = { sent: 0, run: 0, resolutions: 0, sentByName: {} };
   const socket = createConnection({ host: hostname, port: Number(port) });
@@ -69,11 +69,10 @@ export async function monitorCounts(
     for (const line of lines) {
       const match = MONITOR_LINE.exec(line);
       if (!match) continue;
-      const [, source, command, first] = match;
+      const [, source, command] = match;
       const name = String(command).toLowerCase();
       counts.run += 1;
-      if ((name === 'publish' || name === 'spublish') && isResolutionChannel(String(first), channelSuffix))
-        counts.resolutions += 1;
+      if (source === 'lua' && name === 'hset' && line.includes(RESOLVE_FIELD)) counts.resolutions += 1;
       if (source === 'lua') continue;
       counts.sent += 1;
       counts.sentByName[name] = (counts.sentByName[name] ?? 0) + 1;
@@ -83,11 +82,4 @@ export async function monitorCounts(
   await new Promise((resolve) => setTimeout(resolve, ms));
   socket.destroy();
   return counts;
-}
-
-/** `<prefix><suffix>` (one channel for all) or `<prefix><suffix>:{<id>}` (one per inquiry). */
-function isResolutionChannel(channel: string, suffix: string): boolean {
-  const open = channel.lastIndexOf(':{');
-  const base = open >= 0 && channel.endsWith('}') ? channel.slice(0, open) : channel;
-  return base.endsWith(suffix);
 }

@@ -57,6 +57,11 @@ export class Waiters {
     for (const set of this.byId.values()) for (const wake of set) wake(undefined);
   }
 
+  /** Whether someone is waiting on this inquiry. */
+  has(inquiryId: string): boolean {
+    return this.byId.has(inquiryId);
+  }
+
   /** Ids of the inquiries someone is waiting on. */
   ids(): string[] {
     return [...this.byId.keys()];

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { ulid } from 'ulid';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RedisInquiryStore } from '../src/index.js';
-import { type IndexKind, storeKeys } from '../src/redis/keys.js';
+import { type IndexKind, MAX_WAITER_TAGS, type StoreKeys, storeKeys } from '../src/redis/keys.js';
 import {
   answered,
   eventually,
@@ -56,6 +56,12 @@ async function commandCalls(command: string): Promise<number> {
 /** Scripts run so far on the test server. */
 const evalshaCalls = () => commandCalls('evalsha');
 
+/** The node channel of the store that created this inquiry (the first tag its hash lists). */
+async function creatorChannel(redis: Redis, keys: StoreKeys, inquiryId: string): Promise<string> {
+  const waiters = await redis.hget(keys.inquiry(inquiryId), 'waiters');
+  return keys.nodeChannel(String(waiters?.split(',')[0]));
+}
+
 /** The part of a key Redis Cluster hashes to pick its slot. */
 function hashTag(key: string): string {
   const open = key.indexOf('{');
@@ -76,7 +82,7 @@ describe('RedisInquiryStore on a real server', () => {
     await sleep(50);
     await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     // The premise: nobody is subscribed when the resolution is published.
-    const channel = keys.resolvedChannel(inquiry.inquiryId);
+    const channel = await creatorChannel(admin, keys, inquiry.inquiryId);
     expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     const started = Date.now();
     expect(await other.resolve(inquiry.inquiryId, answered('M'))).toMatchObject({ kind: 'won' });
@@ -87,30 +93,61 @@ describe('RedisInquiryStore on a real server', () => {
     const next = sampleInquiry();
     await store.create(next);
     const waitingNext = store.waitForResolution(next.inquiryId, { deadline: Date.now() + 15_000 });
-    await eventually(
-      async () => (await admin.pubsub('SHARDNUMSUB', keys.resolvedChannel(next.inquiryId)))[1] === 1,
-    );
+    await eventually(async () => (await admin.pubsub('SHARDNUMSUB', channel))[1] === 1);
     await other.resolve(next.inquiryId, answered('L'));
     expect(await waitingNext).toMatchObject({ status: 'answered', answer: 'L' });
     await eventually(() => heard.includes(next.inquiryId));
   });
 
-  it("subscribes an inquiry's channel (in the inquiry's slot) only while a waiter is on it", async () => {
-    const { store, keys } = openStore();
-    const { store: other } = openStore({ prefix: keys.inquiry('').split('inq:')[0] });
+  it('lists each waiting node once in the inquiry and publishes its end to the other nodes only', async () => {
+    const { store: creator, keys, prefix } = openStore();
+    const { store: waiter } = openStore({ prefix });
+    const { store: resolver } = openStore({ prefix });
     const inquiry = sampleInquiry();
-    await store.create(inquiry);
-    const channel = keys.resolvedChannel(inquiry.inquiryId);
-    expect(hashTag(channel)).toBe(hashTag(keys.inquiry(inquiry.inquiryId)));
-    const subscribers = async () => (await admin.pubsub('SHARDNUMSUB', channel))[1];
-    expect(await subscribers()).toBe(0);
-    const first = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
-    const second = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
-    await eventually(async () => (await subscribers()) === 1);
-    expect(await other.resolve(inquiry.inquiryId, answered('W'))).toMatchObject({ kind: 'won' });
+    const id = inquiry.inquiryId;
+    await creator.create(inquiry);
+    const waitersField = () => admin.hget(keys.inquiry(id), 'waiters');
+    const creatorTag = String(await waitersField());
+    // One channel per node, subscribed for its life, in a slot of its own.
+    const creatorChannel = keys.nodeChannel(creatorTag);
+    expect(await admin.pubsub('SHARDNUMSUB', creatorChannel)).toEqual([creatorChannel, 1]);
+    const first = waiter.waitForResolution(id, { deadline: Date.now() + 15_000 });
+    const second = waiter.waitForResolution(id, { deadline: Date.now() + 15_000 });
+    await eventually(async () => (await waitersField())?.split(',').length === 2);
+    const [, waiterTag] = String(await waitersField()).split(',');
+    expect(waiterTag).not.toBe(creatorTag);
+    const subscribeCalls = await commandCalls('ssubscribe');
+    const published = await commandCalls('spublish');
+    expect(await resolver.resolve(id, answered('W'))).toMatchObject({ kind: 'won' });
     expect(await first).toMatchObject({ status: 'answered', answer: 'W' });
     expect(await second).toMatchObject({ status: 'answered', answer: 'W' });
-    await eventually(async () => (await subscribers()) === 0);
+    // The creator and the waiter, once each; the resolver is not listed, so not told.
+    expect((await commandCalls('spublish')) - published).toBe(2);
+    // A node that waits on an inquiry it created, and resolves it, publishes nothing at all.
+    const own = sampleInquiry();
+    await creator.create(own);
+    const waiting = creator.waitForResolution(own.inquiryId, { deadline: Date.now() + 15_000 });
+    await sleep(20);
+    await creator.resolve(own.inquiryId, answered('X'));
+    expect(await waiting).toMatchObject({ status: 'answered', answer: 'X' });
+    expect((await commandCalls('spublish')) - published).toBe(2);
+    expect(await admin.hget(keys.inquiry(own.inquiryId), 'waiters')).toBe(creatorTag);
+    // No wait subscribed anything.
+    expect(await commandCalls('ssubscribe')).toBe(subscribeCalls);
+  });
+
+  it('keeps the newest waiting nodes of an inquiry, up to the cap', async () => {
+    const { store, redis, keys } = openStore();
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const hashKey = keys.inquiry(inquiry.inquiryId);
+    const tags = Array.from({ length: MAX_WAITER_TAGS + 3 }, (_, n) => `node${n}`);
+    for (const tag of tags) await redis.hitlWatch(hashKey, tag, MAX_WAITER_TAGS);
+    await redis.hitlWatch(hashKey, 'node5', MAX_WAITER_TAGS); // listed again: moves to the end, once
+    const listed = String(await redis.hget(hashKey, 'waiters')).split(',');
+    expect(listed).toHaveLength(MAX_WAITER_TAGS);
+    expect(listed.at(-1)).toBe('node5');
+    expect(listed.slice(0, -1)).toEqual(tags.slice(-MAX_WAITER_TAGS).filter((tag) => tag !== 'node5'));
   });
 
   it("wakes its own waiters from the resolve's reply, without the pub/sub round trip", async () => {
@@ -121,7 +158,7 @@ describe('RedisInquiryStore on a real server', () => {
     await sleep(50);
     // No subscription at all (and none for a minute): only the local wake can end the wait.
     await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
-    const channel = keys.resolvedChannel(inquiry.inquiryId);
+    const channel = await creatorChannel(admin, keys, inquiry.inquiryId);
     expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     expect(await store.resolve(inquiry.inquiryId, answered('N'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'N' });
@@ -259,6 +296,7 @@ describe('RedisInquiryStore on a real server', () => {
         '',
         1,
         token,
+        'node-a',
       );
     expect(await create('call-1')).toEqual([1]);
     expect(await create('call-1')).toEqual([1]);
@@ -269,9 +307,11 @@ describe('RedisInquiryStore on a real server', () => {
         'answered',
         '{"status":"answered"}',
         60_000,
-        keys.resolvedChannel(id),
+        keys.nodeChannelPrefix,
         1,
         token,
+        id,
+        'node-a',
       );
     expect((await resolve('call-1'))[0]).toBe(1);
     expect((await resolve('call-1'))[0]).toBe(1);
@@ -301,6 +341,7 @@ describe('RedisInquiryStore on a real server', () => {
         '',
         1,
         2,
+        'node-a',
       );
     expect((await create('1', 1))[0]).toBe(1);
     expect((await create('1', 1))[0]).toBe(1); // its own id under the key, at the cap of 1
@@ -316,12 +357,13 @@ describe('RedisInquiryStore on a real server', () => {
         'answered',
         '{"status":"answered"}',
         60_000,
-        keys.resolvedChannel(id),
+        keys.nodeChannelPrefix,
         3,
         token,
         id,
         '1',
         '1',
+        'node-b',
       );
     expect((await resolve('call-1'))[0]).toBe(1);
     expect((await resolve('call-1'))[0]).toBe(1);

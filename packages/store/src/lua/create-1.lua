@@ -12,6 +12,7 @@
     ARGV[3] suggested answer, JSON, or '' for none
     ARGV[4] createdAt, epoch ms (event log)
     ARGV[5] this call's token (a re-sent command must not turn its own create into "existed")
+    ARGV[6] the creating node's tag (the inquiry's first `waiters` entry)
 
   Output:
     {1}                                          created (by this call, even if re-sent)
@@ -28,6 +29,7 @@ if redis.call('EXISTS', hashKey) == 1 then
   return {0, f[1], f[2], f[3], f[4], f[5], f[6]}
 end
 
-local inquiryJson, ttlMs, suggestedJson, createdAt, createOp = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local inquiryJson, ttlMs, suggestedJson, createdAt, createOp, waiterTag = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5],
+  ARGV[6]
 -- #include write-new
 return {1}

@@ -19,6 +19,7 @@
     ARGV[6] suggested answer, JSON, or '' for none
     ARGV[7] createdAt, epoch ms (event log)
     ARGV[8] service deadline, epoch ms
+    ARGV[9] the creating node's tag (the inquiry's first `waiters` entry)
 
   Output:
     {1}          created; also when it already was by this call (ioredis re-sends a command whose
@@ -39,7 +40,8 @@ if redis.call('EXISTS', KEYS[4]) == 1 then
 end
 
 -- #include reserve-user
-local hashKey, inquiryJson, ttlMs, suggestedJson, createdAt, createOp = KEYS[4], ARGV[5], ARGV[3], ARGV[6], ARGV[7], false
+local hashKey, inquiryJson, ttlMs, suggestedJson, createdAt, createOp, waiterTag =
+  KEYS[4], ARGV[5], ARGV[3], ARGV[6], ARGV[7], false, ARGV[9]
 -- #include write-new
 redis.call('ZADD', KEYS[5], ARGV[8], inquiryId)
 redis.call('ZADD', KEYS[6], 0, inquiryId)

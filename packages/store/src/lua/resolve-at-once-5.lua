@@ -10,18 +10,21 @@
     KEYS[4] deadlines              sorted set, the id's shard (deadlines:{s<n>})
     KEYS[5] all pending ids        sorted set, the id's shard (pending:{s<n>})
 
-    ARGV[1..6] as resolve-1.lua (status, resolution JSON, retention ms, channel, resolvedAt, token)
+    ARGV[1..6] as resolve-1.lua (status, resolution JSON, retention ms, node channels' prefix,
+            resolvedAt, token)
     ARGV[7] the inquiry id
     ARGV[8] '1' when the inquiry has an idempotency key, else '0'
     ARGV[9] '1' when KEYS[2] and KEYS[3] are the inquiry's asker's (the caller knew the asker), else
             '0': the caller drops the id from the user's set itself (release-2.lua)
+    ARGV[10] the resolving node's tag
 
-  Output: as resolve-1.lua.
+  Output: as resolve-1.lua, except that a win has already published the message (SPUBLISH) to each
+  waiting node's channel but the resolver's own (one Redis: no slot rules).
 ]]
-local hashKey, status, resolutionJson, retentionMs, channel, resolvedAt, resolveOp =
+local hashKey, status, resolutionJson, retentionMs, nodeChannelPrefix, resolvedAt, resolveOp =
   KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local inquiryId, ownTag, publishHere = ARGV[7], ARGV[10], true
 -- #include end-pending
-local inquiryId = ARGV[7]
 if ARGV[9] == '1' then
   redis.call('ZREM', KEYS[2], inquiryId)
   if ARGV[8] == '1' and redis.call('GET', KEYS[3]) == inquiryId then
@@ -32,4 +35,4 @@ if ARGV[9] == '1' then
 end
 redis.call('ZREM', KEYS[4], inquiryId)
 redis.call('ZREM', KEYS[5], inquiryId)
-return {1, f[1], status, resolutionJson, f[4], f[7], f[8]}
+return won

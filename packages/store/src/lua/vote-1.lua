@@ -11,16 +11,20 @@
     ARGV[3] 'approve' | 'reject'
     ARGV[4] the resolution this vote writes if it decides, JSON
     ARGV[5] retention, ms (the hash's TTL once resolved)
-    ARGV[6] sharded pub/sub channel of this inquiry's resolution (resolved:{<id>})
+    ARGV[6] the node channels' prefix (keys.ts nodeChannelPrefix)
     ARGV[7] the vote's time, epoch ms (event log)
     ARGV[8] this call's token (a re-sent command must not turn its own vote into "already voted")
+    ARGV[9] the inquiry id
+    ARGV[10] the voting node's tag
+    ARGV[11] '1' on one Redis: a deciding vote publishes to the waiting nodes from here; '0' on a
+             Cluster: the caller publishes the message of a `{1, ...}` reply (as resolve-1.lua)
 
   The quorum (approvals needed) is read from the stored inquiry's `quorum`. Hash fields this script
   adds: votes (JSON array, in order), approvals (count), voter:<userId> (the token of the call that
   cast that user's vote).
 
   Output (after the code: inquiry, status, resolution, suggested, votes, escalatedAt):
-    {1, ...}   this vote decided it; the message went to ARGV[6] (a re-sent deciding call gets this again)
+    {1, ..., waiters, message}   this vote decided it, as resolve-1.lua (a re-sent deciding call gets this again)
     {2, ...}   counted; still pending
     {-4, ...}  this user had voted already; nothing written
     {0, ...}   it had already ended
@@ -31,25 +35,30 @@ local g = redis.call('HMGET', KEYS[1], 'inquiry', 'status', 'resolution', 'sugge
 if not g[1] then
   return {-1}
 end
-if g[2] ~= 'pending' then
-  return {g[7] == ARGV[8] and 1 or 0, g[1], g[2], g[3], g[4], g[5], g[6]}
+-- Already ended: by this call itself (re-sent after a lost reply) end-pending gives the winning
+-- reply again; by anyone else, the vote lost.
+local ended = g[2] ~= 'pending'
+if ended and g[7] ~= ARGV[8] then
+  return {0, g[1], g[2], g[3], g[4], g[5], g[6]}
 end
-if g[8] then
-  return {g[8] == ARGV[8] and 2 or -4, g[1], g[2], g[3], g[4], g[5], g[6]}
+if not ended then
+  if g[8] then
+    return {g[8] == ARGV[8] and 2 or -4, g[1], g[2], g[3], g[4], g[5], g[6]}
+  end
+  local votes = g[5] and (string.sub(g[5], 1, -2) .. ',' .. ARGV[2] .. ']') or ('[' .. ARGV[2] .. ']')
+  redis.call('HSET', KEYS[1], 'votes', votes, 'voter:' .. ARGV[1], ARGV[8])
+  local approvals = 0
+  if ARGV[3] == 'approve' then
+    approvals = redis.call('HINCRBY', KEYS[1], 'approvals', 1)
+  end
+  local quorum = tonumber(cjson.decode(g[1]).quorum) or 1
+  if ARGV[3] ~= 'reject' and approvals < quorum then
+    return {2, g[1], g[2], g[3], g[4], votes, g[6]}
+  end
 end
 
-local votes = g[5] and (string.sub(g[5], 1, -2) .. ',' .. ARGV[2] .. ']') or ('[' .. ARGV[2] .. ']')
-redis.call('HSET', KEYS[1], 'votes', votes, 'voter:' .. ARGV[1], ARGV[8])
-local approvals = 0
-if ARGV[3] == 'approve' then
-  approvals = redis.call('HINCRBY', KEYS[1], 'approvals', 1)
-end
-local quorum = tonumber(cjson.decode(g[1]).quorum) or 1
-if ARGV[3] ~= 'reject' and approvals < quorum then
-  return {2, g[1], g[2], g[3], g[4], votes, g[6]}
-end
-
-local hashKey, status, resolutionJson, retentionMs, channel, resolvedAt, resolveOp =
+local hashKey, status, resolutionJson, retentionMs, nodeChannelPrefix, resolvedAt, resolveOp =
   KEYS[1], 'answered', ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local inquiryId, ownTag, publishHere = ARGV[9], ARGV[10], ARGV[11] == '1'
 -- #include end-pending
-return {1, f[1], status, resolutionJson, f[4], f[7], f[8]}
+return won

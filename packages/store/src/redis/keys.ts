@@ -11,6 +11,13 @@
 /** The global indexes: every id, every pending id, pending ids by service deadline, by escalation time. */
 export type IndexKind = 'all' | 'pending' | 'deadlines' | 'escalations';
 
+/**
+ * Node tags an inquiry keeps in `waiters` (the oldest is dropped past this): more nodes than this
+ * waiting on one inquiry at once is not expected, and a node dropped from the list still learns of
+ * the end when its wait's deadline re-reads the state.
+ */
+export const MAX_WAITER_TAGS = 16;
+
 /** Shards per global index (fixed: an id's shard must never move). */
 export const INDEX_SHARDS = 16;
 
@@ -27,7 +34,8 @@ export function indexShard(inquiryId: string): number {
 export interface StoreKeys {
   /**
    * Hash: `inquiry` (immutable JSON as created), `status`, `resolution` (JSON), `suggested` (JSON),
-   * `events` (its event log: `created <at>`, then `;resolved <status> <at>`), a quorum approval's
+   * `events` (its event log: `created <at>`, then `;resolved <status> <at>`), `waiters` (the tags of
+   * the nodes waiting on it, comma-separated, newest last, at most {@link MAX_WAITER_TAGS}), a quorum approval's
    * `votes` (JSON array), `approvals` (count) and `voter:<userId>` (one per vote), `escalatedAt` (epoch
    * ms), and the tokens of the calls that created (on a Cluster), resolved and escalated it
    * (`createOp`, `resolveOp`, `escalateOp`).
@@ -52,10 +60,15 @@ export interface StoreKeys {
    */
   indexKeys(kind: IndexKind): string[];
   /**
-   * Sharded pub/sub channel, in the inquiry's slot: its resolution, once (only the changing fields:
-   * status, resolution, suggested, votes, escalatedAt). Subscribed by the nodes waiting on it.
+   * Sharded pub/sub channel of one node (one store instance), named by its random tag: the
+   * resolutions of the inquiries it waits on, `<inquiryId> <changing fields as JSON>`. Subscribed by
+   * that node for its life; an inquiry's hash lists the tags of the nodes waiting on it (`waiters`),
+   * and the resolving script publishes to each but its own. Scripts build the name as
+   * `nodeChannelPrefix + '{n:' + tag + '}'`.
    */
-  resolvedChannel(inquiryId: string): string;
+  nodeChannel(tag: string): string;
+  /** The part of every {@link StoreKeys.nodeChannel} name before `{n:<tag>}`. */
+  nodeChannelPrefix: string;
   /** String: the inquiry an open MCP call waits on (for cancels that reach another node). */
   call(callKey: string): string;
   /** Hash: the user's push subscriptions, id → JSON record. */
@@ -93,7 +106,8 @@ export function storeKeys(prefix: string): StoreKeys {
       ...Array.from({ length: INDEX_SHARDS }, (_, shard) => `${prefix}${kind}:{s${shard}}`),
       `${prefix}${kind}`,
     ],
-    resolvedChannel: (inquiryId) => `${prefix}resolved:{${inquiryId}}`,
+    nodeChannel: (tag) => `${prefix}node:{n:${tag}}`,
+    nodeChannelPrefix: `${prefix}node:`,
     call: (callKey) => `${prefix}call:${callKey}`,
     pushSubscriptions: (userId) => `${user(userId)}:push`,
     pushOrder: (userId) => `${user(userId)}:push:order`,

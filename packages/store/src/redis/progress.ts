@@ -4,7 +4,7 @@ import { readReply } from '../lua-kit/script-reply.js';
 import type { VoteResult } from '../store.js';
 import { decodeFields, encodeResolution } from './codec.js';
 import { ScriptCode } from './codes.js';
-import { otherMembers, unindex, type WriteContext } from './writes.js';
+import { otherMembers, tellWaiters, unindex, type WriteContext } from './writes.js';
 
 /*
  * What changes on a pending inquiry before it ends (DESIGN §6.5): a quorum approval's votes
@@ -30,9 +30,12 @@ export async function voteOn(
       vote.vote,
       encodeResolution(decides),
       ctx.retentionMs,
-      keys.resolvedChannel(inquiryId),
+      keys.nodeChannelPrefix,
       vote.at,
       randomUUID(),
+      inquiryId,
+      ctx.tag,
+      ctx.atOnce ? '1' : '0',
     ),
     [ScriptCode.Done, ScriptCode.Counted, ScriptCode.AlreadyVoted, ScriptCode.Existed, ScriptCode.NotFound],
     ScriptCode,
@@ -49,6 +52,7 @@ export async function voteOn(
       return { kind: 'lost', inquiry };
   }
   onWon(inquiry);
+  tellWaiters(ctx, reply.fields);
   // vote-1 ends the inquiry on its own slot only: every index is cleaned here (the resolve-at-once
   // script does the global ones itself, so unindex leaves them out on one Redis).
   await Promise.allSettled([

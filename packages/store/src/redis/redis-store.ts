@@ -2,6 +2,7 @@ import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
 import { Cluster, type Redis } from 'ioredis';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
+import { readReply } from '../lua-kit/script-reply.js';
 import type {
   CreateOptions,
   CreateResult,
@@ -14,9 +15,10 @@ import type {
   WaitOptions,
 } from '../store.js';
 import { InFlight, Waiters, waitForResolution } from '../waiters.js';
-import { decodeMessage } from './codec.js';
+import { decodeFields, decodeMessage, HASH_FIELDS } from './codec.js';
+import { ScriptCode } from './codes.js';
 import { openClient } from './connection.js';
-import { type StoreKeys, storeKeys } from './keys.js';
+import { MAX_WAITER_TAGS, type StoreKeys, storeKeys } from './keys.js';
 import {
   countAllPending,
   countPending,
@@ -25,8 +27,8 @@ import {
   listPage,
   readInquiry,
 } from './listing.js';
+import { NodeFeed } from './node-feed.js';
 import { escalateInquiry, voteOn } from './progress.js';
-import { ResolutionFeed } from './resolution-feed.js';
 import { defineScripts } from './scripts.js';
 import { type AskerHint, createInquiry, resolveInquiry, suggestAnswer, type WriteContext } from './writes.js';
 
@@ -48,9 +50,10 @@ export interface RedisStoreOptions {
 /**
  * The distributed store: inquiries in Redis (or a Redis Cluster), shared by every node. Creating and
  * resolving are Lua scripts (src/lua; one each on one Redis, one per slot on a Cluster), so the first
- * answer wins atomically; a resolution is published on its inquiry's sharded channel, which a
- * store subscribes only while it has a waiter on that inquiry (so a node hears only what it waits
- * on), and waiters re-read state after any reconnect because pub/sub is at-most-once.
+ * answer wins atomically. Each store subscribes one sharded channel of its own for its life
+ * (node-feed.ts); an inquiry lists the stores waiting on it, and the script that ends it publishes
+ * the end to each of them but the resolver (so a node hears only what it waits on, and a wait costs
+ * no subscription); waiters re-read state after any reconnect because pub/sub is at-most-once.
  *
  * @example
  * const store = new RedisInquiryStore({ redis: process.env.REDIS_URL!, prefix: 'hitl:' });
@@ -63,7 +66,7 @@ export class RedisInquiryStore implements InquiryStore {
   private readonly keys: StoreKeys;
   private readonly now: () => number;
   private readonly ctx: WriteContext;
-  private readonly feed: ResolutionFeed;
+  private readonly feed: NodeFeed;
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
   /** The pending inquiry each watched id was read as: a message carries only what changed since. */
@@ -76,18 +79,19 @@ export class RedisInquiryStore implements InquiryStore {
     this.keys = storeKeys(options.prefix ?? 'hitl:');
     this.now = options.now ?? Date.now;
     const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    defineScripts(this.redis);
+    this.feed = new NodeFeed(this.redis, this.keys.nodeChannel, {
+      heard: (inquiryId, message) => this.heard(inquiryId, message),
+      resubscribed: () => this.recheckWaiters(),
+    });
     this.ctx = {
       redis: this.redis,
       keys: this.keys,
       now: this.now,
       retentionMs,
       atOnce: !(this.redis instanceof Cluster),
+      tag: this.feed.tag,
     };
-    defineScripts(this.redis);
-    this.feed = new ResolutionFeed(this.redis, this.keys.resolvedChannel, {
-      resolved: (inquiryId, message) => this.heard(inquiryId, message),
-      resubscribed: () => this.recheckWaiters(),
-    });
   }
 
   create(input: NewInquiry, options: CreateOptions = {}): Promise<CreateResult> {
@@ -150,21 +154,40 @@ export class RedisInquiryStore implements InquiryStore {
   }
 
   private async watchWhileWaiting(inquiryId: string, options: WaitOptions): Promise<Inquiry | null> {
-    const subscribed = this.feed.watch(inquiryId);
     try {
-      const result = await waitForResolution(this.waiters, inquiryId, options, this.now, async (id) => {
-        // Live subscription before the read: a resolution published after the read still arrives.
-        await subscribed;
-        const inquiry = await this.get(id);
-        if (inquiry?.status === 'pending') this.pendingRead.set(id, inquiry);
-        return inquiry;
-      });
+      const result = await waitForResolution(this.waiters, inquiryId, options, this.now, (id) =>
+        this.readForWait(id),
+      );
       // However the wait learnt of the end (message, reply, read), listeners hear it once.
       if (result && result.status !== 'pending') this.listeners.emitOnce(result);
       return result;
     } finally {
-      if (this.feed.unwatch(inquiryId)) this.pendingRead.delete(inquiryId);
+      if (!this.waiters.has(inquiryId)) this.pendingRead.delete(inquiryId);
     }
+  }
+
+  /**
+   * A waiter's read: the inquiry, with this node listed among its waiters while it is pending (the
+   * node that created it already is: a plain read; any other node lists itself with watch-1, in the
+   * same step as its read). The node's channel is live before the read, so an end published after
+   * it still arrives.
+   */
+  private async readForWait(inquiryId: string): Promise<Inquiry | null> {
+    await this.feed.live();
+    const key = this.keys.inquiry(inquiryId);
+    const fields = await this.redis.hmget(key, ...HASH_FIELDS, 'waiters');
+    let inquiry = decodeFields(fields);
+    if (inquiry?.status === 'pending' && !listsTag(fields[HASH_FIELDS.length] ?? null, this.feed.tag)) {
+      const reply = readReply(
+        'watch-1',
+        await this.redis.hitlWatch(key, this.feed.tag, MAX_WAITER_TAGS),
+        [ScriptCode.Done, ScriptCode.NotFound],
+        ScriptCode,
+      );
+      inquiry = reply.code === ScriptCode.Done ? decodeFields(reply.fields) : null;
+    }
+    if (inquiry?.status === 'pending') this.pendingRead.set(inquiryId, inquiry);
+    return inquiry;
   }
 
   /** This store ended an inquiry (its reply said so): its waiters wake now, listeners hear it. */
@@ -173,10 +196,11 @@ export class RedisInquiryStore implements InquiryStore {
     this.listeners.emitOnce(inquiry);
   }
 
-  /** A resolution message on a watched inquiry's channel. */
+  /** A resolution message on this node's channel. */
   private heard(inquiryId: string, message: string): void {
-    // This store's own win, already told (the message comes back because it watches it too).
-    if (this.listeners.told(inquiryId)) return;
+    // Listed by a wait that has since ended (the list is not trimmed when a waiter leaves), or this
+    // store's own win, already told.
+    if (!this.waiters.has(inquiryId) || this.listeners.told(inquiryId)) return;
     const pending = this.pendingRead.get(inquiryId);
     const inquiry = pending && decodeMessage(message, pending);
     if (inquiry) {
@@ -232,4 +256,9 @@ export class RedisInquiryStore implements InquiryStore {
       }),
     );
   }
+}
+
+/** Whether a `waiters` field (comma-separated tags) lists `tag`. */
+function listsTag(waiters: string | null, tag: string): boolean {
+  return waiters !== null && `,${waiters},`.includes(`,${tag},`);
 }

@@ -23,6 +23,7 @@ declare module 'ioredis' {
       suggestedJson: string,
       createdAt: number,
       callToken: string,
+      waiterTag: string,
     ): Result<RawReply, Context>;
     /** src/lua/create-at-once-7.lua (one Redis) */
     hitlCreateAtOnce(
@@ -41,6 +42,7 @@ declare module 'ioredis' {
       suggestedJson: string,
       createdAt: number,
       serviceAt: number,
+      waiterTag: string,
     ): Result<RawReply, Context>;
     /** src/lua/resolve-1.lua (a Cluster) */
     hitlResolve(
@@ -48,9 +50,11 @@ declare module 'ioredis' {
       status: string,
       resolutionJson: string,
       retentionMs: number,
-      channel: string,
+      nodeChannelPrefix: string,
       resolvedAt: number,
       callToken: string,
+      inquiryId: string,
+      ownTag: string,
     ): Result<RawReply, Context>;
     /** src/lua/resolve-at-once-5.lua (one Redis) */
     hitlResolveAtOnce(
@@ -62,12 +66,13 @@ declare module 'ioredis' {
       status: string,
       resolutionJson: string,
       retentionMs: number,
-      channel: string,
+      nodeChannelPrefix: string,
       resolvedAt: number,
       callToken: string,
       inquiryId: string,
       hasKey: '0' | '1',
       knowsAsker: '0' | '1',
+      ownTag: string,
     ): Result<RawReply, Context>;
     /** src/lua/vote-1.lua */
     hitlVote(
@@ -77,10 +82,15 @@ declare module 'ioredis' {
       vote: string,
       resolutionJson: string,
       retentionMs: number,
-      channel: string,
+      nodeChannelPrefix: string,
       at: number,
       callToken: string,
+      inquiryId: string,
+      ownTag: string,
+      publishHere: '0' | '1',
     ): Result<RawReply, Context>;
+    /** src/lua/watch-1.lua */
+    hitlWatch(inquiryKey: string, waiterTag: string, maxTags: number): Result<RawReply, Context>;
     /** src/lua/escalate-1.lua */
     hitlEscalate(inquiryKey: string, escalatedAt: number, callToken: string): Result<RawReply, Context>;
     /** src/lua/suggest-1.lua */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { audienceOf, type Inquiry, type Resolution } from '@hitl/protocol';
 import { readReply } from '../lua-kit/script-reply.js';
 import type { CreateOptions, CreateResult, NewInquiry, ResolveResult } from '../store.js';
-import { decodeFields, type EncodedInquiry, encodeNew, encodeResolution } from './codec.js';
+import { decodeFields, type EncodedInquiry, encodeNew, encodeResolution, HASH_FIELDS } from './codec.js';
 import { ScriptCode } from './codes.js';
 import { prunePending, type ReadContext, readInquiry } from './listing.js';
 
@@ -14,6 +14,8 @@ export interface WriteContext extends ReadContext {
    * (create-at-once-7, resolve-at-once-5). On a Cluster they are a script per slot.
    */
   atOnce: boolean;
+  /** This node's tag (node-feed.ts): listed by the inquiries it creates, skipped when it resolves one. */
+  tag: string;
 }
 
 /** What a resolve may know of the inquiry beforehand (neither ever changes). */
@@ -78,6 +80,7 @@ async function writeReserved(
       encoded.suggested,
       input.createdAt,
       randomUUID(),
+      ctx.tag,
     ),
     [ScriptCode.Done, ScriptCode.Existed],
     ScriptCode,
@@ -142,6 +145,7 @@ async function createAtOnce(
       encoded.suggested,
       input.createdAt,
       input.deadlines.serviceAt,
+      ctx.tag,
     ),
     [ScriptCode.Done, ScriptCode.Existed, ScriptCode.OverLimit],
     ScriptCode,
@@ -182,8 +186,8 @@ async function reserve(ctx: WriteContext, input: NewInquiry, options: CreateOpti
  * Resolve-once, then the clean-up. On one Redis, when the caller knows the asker: one step
  * (resolve-at-once-5). Otherwise resolve-1 (or resolve-at-once-5 without the user's keys), then a
  * best-effort clean-up of the user's keys. `onWon` hears the win as soon as Redis confirms it (before
- * any clean-up and before the published message comes back), so waiters on this node need not wait
- * for the pub/sub round trip.
+ * any clean-up), so waiters on this node need no message: the scripts publish only to the other
+ * nodes waiting on the inquiry (on a Cluster, {@link tellWaiters} does).
  */
 export async function resolveInquiry(
   ctx: WriteContext,
@@ -198,7 +202,7 @@ export async function resolveInquiry(
     resolution.status,
     encodeResolution(resolution),
     ctx.retentionMs,
-    keys.resolvedChannel(inquiryId),
+    keys.nodeChannelPrefix,
     resolution.resolvedAt,
     randomUUID(),
   ] as const;
@@ -213,8 +217,9 @@ export async function resolveInquiry(
         inquiryId,
         asker?.idempotencyKey === undefined ? '0' : '1',
         asker === undefined ? '0' : '1',
+        ctx.tag,
       )
-    : await redis.hitlResolve(keys.inquiry(inquiryId), ...args);
+    : await redis.hitlResolve(keys.inquiry(inquiryId), ...args, inquiryId, ctx.tag);
   const reply = readReply(
     ctx.atOnce ? 'resolve-at-once-5' : 'resolve-1',
     raw,
@@ -226,11 +231,27 @@ export async function resolveInquiry(
   if (!inquiry) throw new Error(`resolve returned no inquiry for ${inquiryId}`);
   if (reply.code === ScriptCode.Existed) return { kind: 'lost', inquiry };
   onWon?.(inquiry);
+  tellWaiters(ctx, reply.fields);
   const cleanedUp = ctx.atOnce && asker?.userId === inquiry.userId;
   if (!cleanedUp || otherMembers(inquiry).length > 0 || inquiry.escalation) {
     await unindex(ctx, inquiry, startedAt, !cleanedUp);
   }
   return { kind: 'won', inquiry };
+}
+
+/**
+ * On a Cluster, after a win: publishes the winning reply's message to each waiting node but this one
+ * (the scripts cannot: the node channels are in other slots). Best effort, not awaited: a node that
+ * misses it learns of the end when its wait's deadline re-reads the state. On one Redis the script
+ * has published already.
+ */
+export function tellWaiters(ctx: WriteContext, winningReply: readonly (string | null)[]): void {
+  if (ctx.atOnce) return;
+  const [waiters, message] = winningReply.slice(HASH_FIELDS.length);
+  if (!waiters || !message) return;
+  for (const tag of waiters.split(',')) {
+    if (tag !== ctx.tag) ctx.redis.spublish(ctx.keys.nodeChannel(tag), message).catch(() => {});
+  }
 }
 
 /**

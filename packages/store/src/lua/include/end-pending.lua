@@ -1,24 +1,44 @@
 -- The first-answer-wins step: ends the inquiry if it is pending, else returns (lost / not found).
 -- The caller has set the locals:
---   hashKey, status, resolutionJson, retentionMs, channel, resolvedAt, resolveOp
+--   hashKey, status, resolutionJson, retentionMs, resolvedAt, resolveOp,
+--   inquiryId, nodeChannelPrefix, ownTag (the resolving node's tag: its waiters wake from the reply),
+--   publishHere (true on one Redis: publish to the waiting nodes' channels from here; false on a
+--   Cluster, where those channels live in other slots and the caller publishes `message` itself)
 -- and reads `f` (the stored fields before the write: inquiry, status, resolution, suggested, resolveOp,
--- events, votes, escalatedAt) after it; a reply lists them as {code, f[1..4], f[7], f[8]}.
+-- events, votes, escalatedAt, waiters) and `won` (the winning reply) after it; a lost reply lists
+-- them as {code, f[1..4], f[7], f[8]}.
 local f = redis.call('HMGET', hashKey, 'inquiry', 'status', 'resolution', 'suggested', 'resolveOp', 'events', 'votes',
-  'escalatedAt')
+  'escalatedAt', 'waiters')
 if not f[1] then
   return {-1}
 end
+
+-- The resolution message: the id, a space, then only what changes while pending (a waiter already
+-- holds the inquiry as created). Each part is already JSON, so concatenation yields JSON without
+-- decoding anything here.
+local function messageOf(resolution, suggested, votes, escalatedAt)
+  return inquiryId .. ' {"resolution":' .. resolution .. ',"suggested":' .. (suggested or 'null') ..
+    ',"votes":' .. (votes or 'null') .. ',"escalatedAt":' .. (escalatedAt or 'null') .. '}'
+end
+
 if f[2] ~= 'pending' then
-  return {f[5] == resolveOp and 1 or 0, f[1], f[2], f[3], f[4], f[7], f[8]}
+  if f[5] == resolveOp then
+    -- This call's own win, re-sent by the client after a lost reply: the same reply again (on a
+    -- Cluster the caller never published: it publishes now; on one Redis the first run did).
+    return {1, f[1], f[2], f[3], f[4], f[7], f[8], f[9] or '', messageOf(f[3], f[4], f[7], f[8])}
+  end
+  return {0, f[1], f[2], f[3], f[4], f[7], f[8]}
 end
 
 local events = (f[6] or '') .. ';resolved ' .. status .. ' ' .. resolvedAt
 redis.call('HSET', hashKey, 'status', status, 'resolution', resolutionJson, 'resolveOp', resolveOp, 'events', events)
 redis.call('PEXPIRE', hashKey, retentionMs)
--- Each part is already JSON, so concatenation yields JSON without decoding anything here. Only what
--- changes while pending: a waiter already holds the inquiry as created (its question, its context).
-local message = '{"resolution":' .. resolutionJson .. ',"suggested":' .. (f[4] or 'null') ..
-  ',"votes":' .. (f[7] or 'null') .. ',"escalatedAt":' .. (f[8] or 'null') .. '}'
--- Sharded: the channel shares the inquiry's hash tag, so on a Cluster it is this slot's, and only
--- the nodes that wait on this inquiry are subscribed.
-redis.call('SPUBLISH', channel, message)
+local message = messageOf(resolutionJson, f[4], f[7], f[8])
+if publishHere and f[9] then
+  for tag in string.gmatch(f[9], '[^,]+') do
+    if tag ~= ownTag then
+      redis.call('SPUBLISH', nodeChannelPrefix .. '{n:' .. tag .. '}', message)
+    end
+  end
+end
+local won = {1, f[1], status, resolutionJson, f[4], f[7], f[8], f[9] or '', message}
