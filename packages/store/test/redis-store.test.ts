@@ -136,6 +136,63 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await commandCalls('ssubscribe')).toBe(subscribeCalls);
   });
 
+  it('reads nothing for the first wait on an inquiry it has just created, and still wakes it', async () => {
+    const { store, prefix } = openStore();
+    const { store: other } = openStore({ prefix });
+    await store.ping(5000); // its channel is live (a PING behind the SSUBSCRIBE)
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    const [reads, scripts] = [await commandCalls('hmget'), await evalshaCalls()];
+    const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    await sleep(50);
+    expect([await commandCalls('hmget'), await evalshaCalls()]).toEqual([reads, scripts]);
+    await other.resolve(inquiry.inquiryId, answered('F'));
+    expect(await waiting).toMatchObject({ status: 'answered', answer: 'F' });
+    // A second wait on it reads (only the first one after the create may skip).
+    expect(await store.waitForResolution(inquiry.inquiryId)).toMatchObject({ status: 'answered' });
+    expect(await commandCalls('hmget')).toBeGreaterThan(reads);
+  });
+
+  it('ends the first wait with an end that came between the create and the wait, with no read', async () => {
+    const { store, prefix } = openStore();
+    const { store: other } = openStore({ prefix });
+    await store.ping(5000); // its channel is live (a PING behind the SSUBSCRIBE)
+    const byOther = sampleInquiry();
+    const byItself = sampleInquiry();
+    await store.create(byOther);
+    await store.create(byItself);
+    const heard: string[] = [];
+    store.onResolved((resolved) => heard.push(resolved.inquiryId));
+    await other.resolve(byOther.inquiryId, answered('O'));
+    await store.resolve(byItself.inquiryId, answered('I'));
+    await sleep(100); // the message to this store's channel has arrived
+    const reads = await commandCalls('hmget');
+    expect(await store.waitForResolution(byOther.inquiryId)).toMatchObject({
+      status: 'answered',
+      answer: 'O',
+    });
+    expect(await store.waitForResolution(byItself.inquiryId)).toMatchObject({
+      status: 'answered',
+      answer: 'I',
+    });
+    expect(await commandCalls('hmget')).toBe(reads);
+    expect(heard.sort()).toEqual([byOther.inquiryId, byItself.inquiryId].sort());
+  });
+
+  it('wakes the first wait on a just-created inquiry whose end was published while its channel was down', async () => {
+    const { store, prefix } = openStore({ reconnectDelayMs: 300 });
+    const { store: other } = openStore({ prefix });
+    const inquiry = sampleInquiry();
+    await store.create(inquiry);
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    const started = Date.now();
+    // Lost: nobody is subscribed to the store's channel now (the other store's channel is down too).
+    await other.resolve(inquiry.inquiryId, answered('D'));
+    const result = await store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    expect(result).toMatchObject({ status: 'answered', answer: 'D' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('keeps the newest waiting nodes of an inquiry, up to the cap', async () => {
     const { store, redis, keys } = openStore();
     const inquiry = sampleInquiry();

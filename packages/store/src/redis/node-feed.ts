@@ -24,6 +24,10 @@ export class NodeFeed {
   private readonly subscriber: Redis | Cluster;
   /** Settles once the channel is subscribed; undefined after a failure (the next `live()` retries). */
   private subscribed: Promise<void> | undefined;
+  /** Connection losses so far: the same count at two moments means no message was lost in between. */
+  private drops = 0;
+  /** The `drops` count under which the channel was last confirmed subscribed. */
+  private liveIn = -1;
   private closed = false;
 
   constructor(source: Redis | Cluster, channelOf: (tag: string) => string, handlers: FeedHandlers) {
@@ -35,6 +39,9 @@ export class NodeFeed {
     // Connection errors are retried by ioredis and repaired on 'ready'; callers see failures through
     // their own commands. Without a listener ioredis prints every failed reconnect to the console.
     this.subscriber.on('error', () => {});
+    this.subscriber.on('close', () => {
+      this.drops += 1;
+    });
     this.subscriber.on('smessage', (channel: string, message: string) => {
       const space = message.indexOf(' ');
       if (channel === this.channel && space > 0)
@@ -64,6 +71,18 @@ export class NodeFeed {
     return this.subscribed;
   }
 
+  /**
+   * A mark of "live now" (undefined when the channel is not confirmed live): {@link stayedLive} with
+   * it later says whether every message published to the channel in between was received.
+   */
+  liveMark(): number | undefined {
+    return this.liveIn === this.drops ? this.drops : undefined;
+  }
+
+  stayedLive(mark: number): boolean {
+    return this.liveIn === mark && this.drops === mark;
+  }
+
   /** The subscriber connection answers (the readiness probe). */
   async ping(): Promise<void> {
     await this.subscriber.ping();
@@ -75,7 +94,10 @@ export class NodeFeed {
   }
 
   private subscribe(): Promise<void> {
-    const subscribed = this.subscriber.ssubscribe(this.channel).then(() => undefined);
+    const drops = this.drops;
+    const subscribed = this.subscriber.ssubscribe(this.channel).then(() => {
+      if (this.drops === drops) this.liveIn = drops;
+    });
     subscribed.catch(() => {
       if (this.subscribed === subscribed) this.subscribed = undefined;
     });

@@ -18,6 +18,7 @@ import { InFlight, Waiters, waitForResolution } from '../waiters.js';
 import { decodeFields, decodeMessage, HASH_FIELDS } from './codec.js';
 import { ScriptCode } from './codes.js';
 import { openClient } from './connection.js';
+import { FreshCreates } from './fresh-creates.js';
 import { MAX_WAITER_TAGS, type StoreKeys, storeKeys } from './keys.js';
 import {
   countAllPending,
@@ -72,6 +73,7 @@ export class RedisInquiryStore implements InquiryStore {
   /** The pending inquiry each watched id was read as: a message carries only what changed since. */
   private readonly pendingRead = new Map<string, Inquiry>();
   private readonly inFlight = new InFlight();
+  private readonly fresh = new FreshCreates();
 
   constructor(options: RedisStoreOptions) {
     this.ownsClient = typeof options.redis === 'string';
@@ -94,8 +96,11 @@ export class RedisInquiryStore implements InquiryStore {
     };
   }
 
-  create(input: NewInquiry, options: CreateOptions = {}): Promise<CreateResult> {
-    return createInquiry(this.ctx, input, options);
+  async create(input: NewInquiry, options: CreateOptions = {}): Promise<CreateResult> {
+    const mark = this.feed.liveMark();
+    const result = await createInquiry(this.ctx, input, options);
+    if (mark !== undefined && result.kind === 'ok' && result.created) this.fresh.add(result.inquiry, mark);
+    return result;
   }
 
   get(inquiryId: string): Promise<Inquiry | null> {
@@ -173,6 +178,18 @@ export class RedisInquiryStore implements InquiryStore {
    * it still arrives.
    */
   private async readForWait(inquiryId: string): Promise<Inquiry | null> {
+    // The first wait on an inquiry this store has just created: no read, if the node's channel stayed
+    // live since before the create (then every end since reached this store and was kept).
+    const fresh = this.fresh.take(inquiryId);
+    if (fresh && this.feed.stayedLive(fresh.mark)) {
+      if (fresh.ended) return fresh.ended;
+      const ended = fresh.heard === undefined ? null : decodeMessage(fresh.heard, fresh.inquiry);
+      if (ended) return ended;
+      if (fresh.heard === undefined) {
+        this.pendingRead.set(inquiryId, fresh.inquiry);
+        return fresh.inquiry;
+      }
+    }
     await this.feed.live();
     const key = this.keys.inquiry(inquiryId);
     const fields = await this.redis.hmget(key, ...HASH_FIELDS, 'waiters');
@@ -192,15 +209,20 @@ export class RedisInquiryStore implements InquiryStore {
 
   /** This store ended an inquiry (its reply said so): its waiters wake now, listeners hear it. */
   private ended(inquiry: Inquiry): void {
+    this.fresh.ended(inquiry);
     this.waiters.wake(inquiry);
     this.listeners.emitOnce(inquiry);
   }
 
   /** A resolution message on this node's channel. */
   private heard(inquiryId: string, message: string): void {
-    // Listed by a wait that has since ended (the list is not trimmed when a waiter leaves), or this
-    // store's own win, already told.
-    if (!this.waiters.has(inquiryId) || this.listeners.told(inquiryId)) return;
+    // Not waited on (yet): kept if just created here; else a wait that has since ended listed this
+    // node (the list is not trimmed when a waiter leaves). Or this store's own win, already told.
+    if (!this.waiters.has(inquiryId)) {
+      this.fresh.heard(inquiryId, message);
+      return;
+    }
+    if (this.listeners.told(inquiryId)) return;
     const pending = this.pendingRead.get(inquiryId);
     const inquiry = pending && decodeMessage(message, pending);
     if (inquiry) {
