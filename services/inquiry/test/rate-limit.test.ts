@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { eventually, sleep, startRedisServer, type TestRedisServer } from '@hitl/store/testing';
-import { Redis } from 'ioredis';
+import {
+  eventually,
+  sleep,
+  startRedisCluster,
+  startRedisServer,
+  type TestRedisCluster,
+  type TestRedisServer,
+} from '@hitl/store/testing';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter, type RateLimiter } from '../src/core/rate-limit.js';
 import { SharedBudget } from '../src/core/shared-rate-limit.js';
@@ -258,5 +265,29 @@ describe('the shared limiter while Redis is away', () => {
     expect((await b.consume(up, 2)).ok).toBe(true);
     expect((await b.consume(up)).ok).toBe(false);
     await Promise.all([a.close(), b.close()]);
+  });
+});
+
+describe('the shared limiter on a Redis Cluster', () => {
+  let cluster: TestRedisCluster;
+  const clients: Cluster[] = [];
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await cluster?.stop();
+  });
+
+  it('flushes keys of different slots, one call per key', async () => {
+    const [redis, admin] = [0, 1].map(() => new Cluster(cluster.nodes)) as [Cluster, Cluster];
+    clients.push(redis, admin);
+    await redis.ping();
+    const limiter = createRateLimiter(1000, redis as unknown as Redis);
+    // Many keys: they land in slots of all three masters, which one pipeline could not carry.
+    const keys = Array.from({ length: 12 }, () => `k-${randomUUID()}`);
+    for (const key of keys) for (let i = 0; i < 5; i++) expect((await limiter.consume(key)).ok).toBe(true);
+    for (const key of keys) await eventually(async () => (await admin.get(`hitl:rate:${key}`)) === '5');
+    await limiter.close();
   });
 });
