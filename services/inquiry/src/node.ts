@@ -86,6 +86,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   const embedded = redis ? undefined : openEmbeddedStore(config);
   const store = redis?.store ?? (embedded as EmbeddedParts).store;
   const limiter = createRateLimiter(config.ratePerMin, redis?.client);
+  const wrongCodes = createRateLimiter(PAIRING_LIMITS.wrongCodesPerMin, redis?.client, 'hitl:pairing:wrong');
   const revocationStore = redis
     ? new RedisRevocationStore({ redis: redis.client })
     : embedded?.database
@@ -225,7 +226,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     pairing: {
       devices,
       sightings,
-      wrongCodes: createRateLimiter(PAIRING_LIMITS.wrongCodesPerMin, redis?.client, 'hitl:pairing:wrong'),
+      wrongCodes,
       ttlMs: config.pairingTtlMs,
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     },
@@ -298,6 +299,8 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       await devices.close();
       await push.close();
       await embedded?.close();
+      // The limiters' last pending points go out before the client closes.
+      await Promise.all([limiter.close(), wrongCodes.close()]);
       await redis?.close();
       logger.info('node stopped');
     })();
