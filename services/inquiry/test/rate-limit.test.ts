@@ -162,6 +162,18 @@ describe('the shared limiter on Redis', () => {
     expect(stats.incrby).toBe(stats.scripts);
   });
 
+  it("sends every key's pending points of a flush in one script call, one INCRBY per key", async () => {
+    const limiter = await node(10_000);
+    const keys = Array.from({ length: 40 }, () => `k-${randomUUID()}`);
+    for (const key of keys) await limiter.consume(key); // each key's first request asks Redis
+    await admin.config('RESETSTAT');
+    for (const key of keys) for (let i = 0; i < 3; i++) expect((await limiter.consume(key)).ok).toBe(true);
+    await eventually(async () => (await Promise.all(keys.map(counter))).every((count) => count === 4));
+    const stats = await commandStats(admin);
+    expect(stats.scripts).toBe(1);
+    expect(stats.incrby).toBe(keys.length);
+  });
+
   it('refuses with the time left in the window, locally once it knows, and never pushes the window back', async () => {
     const limiter = await node(5);
     const key = `k-${randomUUID()}`;

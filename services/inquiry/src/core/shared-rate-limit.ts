@@ -1,4 +1,4 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
 
@@ -25,12 +25,42 @@ if ttl < 0 then
 end
 return {consumed, ttl}`;
 
+/**
+ * {@link INCR_TTL_LUA} for several keys in one call (a flush on one Redis: one command sent, one
+ * INCRBY run per key). KEYS: the keys; ARGV: window (s), budget, then the points per key in KEYS'
+ * order. Returns {count, ms left} per key, flattened.
+ */
+export const INCR_TTL_MANY_LUA = `local windowS, budget = ARGV[1], tonumber(ARGV[2])
+local windowMs = 1000 * tonumber(windowS)
+local replies = {}
+for i, key in ipairs(KEYS) do
+  local points = tonumber(ARGV[i + 2])
+  local consumed = redis.call('incrby', key, points)
+  local ttl = windowMs
+  if consumed == points then
+    redis.call('expire', key, windowS)
+  elseif consumed > budget then
+    ttl = redis.call('pttl', key)
+    if ttl < 0 then
+      redis.call('expire', key, windowS)
+      ttl = windowMs
+    end
+  end
+  replies[#replies + 1] = consumed
+  replies[#replies + 1] = ttl
+end
+return replies`;
+
 const WINDOW_S = 60;
 const COMMAND = 'hitlRateIncr';
+const COMMAND_MANY = 'hitlRateIncrMany';
 
 /** Tuning of {@link SharedBudget}; the defaults are what the node uses. */
 export interface SharedBudgetOptions {
-  /** How often pending points go out, one pipelined round trip for every key (ms). */
+  /**
+   * How often pending points go out, one round trip for every key (ms). Not what bounds the
+   * overshoot (a node's unconfirmed points never pass its slice), only how fresh `known` is.
+   */
   flushMs?: number;
   /** Keys remembered at most; past it the oldest is dropped (its unsent points still go out). */
   maxKeys?: number;
@@ -52,7 +82,10 @@ interface Entry {
 
 type Reply = [count: number, msLeft: number];
 type ScriptCall = (key: string, points: number, windowS: number, budget: number) => Promise<Reply>;
-type WithScript = { [COMMAND]: ScriptCall };
+type WithScript = {
+  [COMMAND]: ScriptCall;
+  [COMMAND_MANY]: (keyCount: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
+};
 
 /**
  * One budget per key, shared by every node through Redis, decided locally while that is safe.
@@ -63,7 +96,8 @@ type WithScript = { [COMMAND]: ScriptCall };
  * else is one script call that carries the pending points with the request, and is decided on the
  * count it returns (accepted iff ≤ budget; a refused request's points count too). A key known to be
  * over the budget is refused here until its window ends (the count only grows inside a window).
- * Pending points go out every `flushMs` in one pipeline (a Cluster: one call per key).
+ * Pending points go out every `flushMs` (default 1 s) in one script call over all keys (a Cluster: one
+ * call per key), so a key's requests of that second cost Redis one INCRBY together.
  *
  * Worst case: a node whose `known` is stale can accept its slice of points the budget no longer
  * has, so the keys' owners may get at most (nodes × slice) points beyond the budget, once per stale
@@ -85,6 +119,7 @@ export class SharedBudget {
   private readonly flushMs: number;
   private readonly maxKeys: number;
   private readonly script: ScriptCall;
+  private readonly client: WithScript;
 
   constructor(
     private readonly redis: Redis,
@@ -94,10 +129,12 @@ export class SharedBudget {
   ) {
     this.slice = Math.max(1, Math.floor(budget * 0.02));
     this.safeLine = Math.floor(budget * 0.9);
-    this.flushMs = options.flushMs ?? 50;
+    this.flushMs = options.flushMs ?? 1_000;
     this.maxKeys = options.maxKeys ?? 10_000;
     if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: INCR_TTL_LUA });
-    const client = redis as unknown as WithScript;
+    if (!(COMMAND_MANY in redis)) redis.defineCommand(COMMAND_MANY, { lua: INCR_TTL_MANY_LUA });
+    this.client = redis as unknown as WithScript;
+    const client = this.client;
     this.script = (...args) => client[COMMAND](...args);
   }
 
@@ -182,13 +219,14 @@ export class SharedBudget {
         batch.map(({ key, points }) => this.script(...call(key, points)).catch((e: Error) => e)),
       );
     }
-    const pipeline = this.redis.pipeline() as ChainableCommander & WithScript;
-    for (const { key, points } of batch) pipeline[COMMAND](...call(key, points));
-    const results = (await pipeline.exec()) ?? [];
-    return batch.map((_, i) => {
-      const [error, reply] = results[i] ?? [new Error('no reply')];
-      return error ?? (reply as Reply);
-    });
+    const flat = await this.client[COMMAND_MANY](
+      batch.length,
+      ...batch.map(({ key }) => this.redisKey(key)),
+      WINDOW_S,
+      this.budget,
+      ...batch.map(({ points }) => points),
+    );
+    return batch.map((_, i) => [Number(flat[2 * i]), Number(flat[2 * i + 1])] as Reply);
   }
 
   private keep(entry: Entry, cost: number, decision: RateDecision): RateDecision {
