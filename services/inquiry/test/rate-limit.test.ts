@@ -105,13 +105,10 @@ describe('the shared limiter on Redis', () => {
       expect(refused.retryAfterMs).toBeLessThanOrEqual(ttl);
     }
     expect(await counter(key)).toBe(6);
-    // a last saw 2: it may spend its slice (1 point) on that stale view, the documented overshoot;
-    // the flush then tells it the truth and it refuses from then on.
-    expect((await a.consume(key)).ok).toBe(true);
-    await eventually(async () => (await counter(key)) === 7);
+    // a last saw 2, but a budget under 50 has no slice to spend on a stale view: a asks Redis too.
     expect((await a.consume(key)).ok).toBe(false);
+    expect(await counter(key)).toBe(7);
     // The window is not pushed back by later requests.
-    await eventually(async () => (await counter(key)) === 8);
     expect(await admin.pttl(`hitl:rate:${key}`)).toBeLessThanOrEqual(ttl);
   });
 
@@ -124,7 +121,7 @@ describe('the shared limiter on Redis', () => {
   });
 
   for (const budget of [50, 1000]) {
-    const slice = Math.max(1, Math.floor(budget * 0.02));
+    const slice = Math.floor(budget * 0.02);
 
     it(`two nodes under concurrent load at a budget of ${budget} accept at most budget + 2 slices, and count every point`, async () => {
       const [a, b] = [await node(budget), await node(budget)];

@@ -91,7 +91,8 @@ type WithScript = {
  * One budget per key, shared by every node through Redis, decided locally while that is safe.
  *
  * A request is accepted without a Redis call only when this node has a live window for the key, its
- * own unconfirmed points (`sent + pending + cost`) fit in its slice (2% of the budget, at least 1),
+ * own unconfirmed points (`sent + pending + cost`) fit in its slice (2% of the budget, rounded down:
+ * a budget under 50, such as the wrong-pairing-code guard's, has none and is exact),
  * and `known + sent + pending + cost` stays at or below the safe line (90% of the budget). Anything
  * else is one script call that carries the pending points with the request, and is decided on the
  * count it returns (accepted iff ≤ budget; a refused request's points count too). A key known to be
@@ -127,7 +128,7 @@ export class SharedBudget {
     private readonly keyPrefix: string,
     options: SharedBudgetOptions = {},
   ) {
-    this.slice = Math.max(1, Math.floor(budget * 0.02));
+    this.slice = Math.floor(budget * 0.02);
     this.safeLine = Math.floor(budget * 0.9);
     this.flushMs = options.flushMs ?? 1_000;
     this.maxKeys = options.maxKeys ?? 10_000;
