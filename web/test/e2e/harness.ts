@@ -125,6 +125,24 @@ export async function openApp(context: BrowserContext, node: RunningNode, query:
   return { page, problems, dialogs, sent };
 }
 
+/**
+ * How long an ended card stays on screen to say how it ended: 4 s after this device's own answer, 6 s
+ * after another's (CLOSE_AFTER_MS, src/terminal/use-device.ts).
+ */
+export const CLOSING_PAUSE_MS = 6_000;
+
+/**
+ * Runs the context's pages on Playwright's clock (time flows as usual; call before opening a page), so
+ * that {@link endClosingPause} can skip the pause an ended card stays for.
+ */
+export const installPageClock = (context: BrowserContext) => context.clock.install();
+
+/**
+ * Jumps the page's clock past the closing pause: the card's own timer fires now instead of 4–6 s of
+ * idle waiting. Only for a page with no pending card left (its countdown jumps too).
+ */
+export const endClosingPause = (page: Page) => page.clock.fastForward(CLOSING_PAUSE_MS);
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });

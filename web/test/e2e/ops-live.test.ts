@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
+  endClosingPause,
+  installPageClock,
   openApp,
   openContext,
   overflowX,
@@ -200,6 +202,7 @@ describe('live ops console in headless Chromium', () => {
     const user = newUser();
     const deviceContext = await openContext(browser, node, PHONE);
     keep(deviceContext);
+    await installPageClock(deviceContext);
     const device = await openApp(
       deviceContext,
       node,
@@ -220,6 +223,7 @@ describe('live ops console in headless Chromium', () => {
     await detail.locator('.facts').getByText('Cancelled by an operator').waitFor();
     expect((await asked.result).status).toBe('cancelled');
     await device.page.getByText('Cancelled by an operator').first().waitFor();
+    await endClosingPause(device.page);
     await card.waitFor({ state: 'detached', timeout: 15_000 });
     await row(page, question).getByText('cancelled').first().waitFor();
   });

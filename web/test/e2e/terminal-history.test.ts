@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
+  endClosingPause,
+  installPageClock,
   openApp,
   openContext,
   overflowX,
@@ -34,6 +36,7 @@ describe('the device history in headless Chromium', () => {
       const user = newUser();
       const context = await openContext(browser, node, options);
       keep(context);
+      await installPageClock(context);
       const { page, problems } = await openApp(
         context,
         node,
@@ -82,6 +85,7 @@ describe('the device history in headless Chromium', () => {
         /Which day suits you\?.*Answered on this device: Tuesday/,
       );
       await expect(items.nth(0).locator('time').getAttribute('datetime')).resolves.toMatch(/^\d{4}-/);
+      await endClosingPause(page);
       await other.waitFor({ state: 'detached', timeout: 15_000 });
       expect(await overflowX(page)).toBe(0);
       await screenshot(page, `terminal-history-${label === 'desktop' ? 'desktop' : '390'}`);

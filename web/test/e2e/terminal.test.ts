@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
+  endClosingPause,
+  installPageClock,
   launchChromium,
   openApp,
   openContext,
@@ -51,6 +53,7 @@ describe('device terminal in headless Chromium', () => {
   const openDevice = async (user: string, name: string, options: object) => {
     const context = await openContext(browser, node, options);
     contexts.push(context);
+    await installPageClock(context);
     const opened = await openApp(context, node, `token=${await token(node, user, 'device')}&device=${name}`);
     await connected(opened.page);
     return opened;
@@ -105,6 +108,7 @@ describe('device terminal in headless Chromium', () => {
     await onPhone.getByLabel('Anything else?').press('Enter');
 
     await onDesktop.getByText('Answered on Phone').waitFor();
+    await endClosingPause(desktop.page);
     await onDesktop.waitFor({ state: 'detached', timeout: 10_000 });
     const result = structured(await call);
     expect(result).toMatchObject({
@@ -112,6 +116,8 @@ describe('device terminal in headless Chromium', () => {
       answer: { size: 'L', colour: ['blue', 'green'], budget: 40, gift: true, note: 'Thanks!' },
       resolvedBy: { kind: 'human', deviceName: 'Phone' },
     });
+    await onPhone.getByText('Answered on this device').waitFor();
+    await endClosingPause(phone.page);
     await onPhone.waitFor({ state: 'detached', timeout: 10_000 });
     expect([...desktop.problems, ...phone.problems]).toEqual([]);
     await mcp.close();
@@ -129,6 +135,7 @@ describe('device terminal in headless Chromium', () => {
       status: 'refused',
       resolvedBy: { kind: 'human', deviceName: 'Desktop' },
     });
+    await endClosingPause(desktop.page);
     await asked.waitFor({ state: 'detached' });
     await mcp.close();
   });

@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   agent,
   DESKTOP,
+  endClosingPause,
+  installPageClock,
   launchChromium,
   openApp,
   openContext,
@@ -90,6 +92,7 @@ describe('Web Push to the service worker in headless Chromium', () => {
     const context = await openContext(browser, node, options);
     contexts.push(context);
     if (push) await standInPushService(context, receiver);
+    else await installPageClock(context);
     const opened = await openApp(context, node, `token=${await token(node, user, 'device')}&device=${name}`);
     await connected(opened.page);
     return { ...opened, context };
@@ -168,6 +171,7 @@ describe('Web Push to the service worker in headless Chromium', () => {
     expect(result.answer).toBe('Ship it');
     // The card says who answered (the history below it says so too: look in the card).
     await card(desktop.page, 'Deploy').getByText('Answered on Phone').waitFor({ timeout: 15_000 });
+    await endClosingPause(desktop.page);
     await card(desktop.page, 'Deploy').waitFor({ state: 'detached', timeout: 15_000 });
     expect(await notificationsIn(phone.worker, inquiryId)).toEqual([]);
 

@@ -32,7 +32,10 @@ export async function connectDevice(url: string, token: string, deviceName: stri
     new Promise<T>((resolve, reject) => {
       const queued = queues.get(event)?.shift();
       if (queued !== undefined) return resolve(queued as T);
-      const timer = setTimeout(() => reject(new Error(`no ${event} within 5 s`)), 5000);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${event} within 5 s (${deviceName} on ${url})`)),
+        5000,
+      );
       waiters.set(event, [
         ...(waiters.get(event) ?? []),
         (v) => {
@@ -56,7 +59,13 @@ export async function connectDevice(url: string, token: string, deviceName: stri
   const synced = next<InquirySyncEvent>('inquiry:sync');
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
-    socket.once('connect_error', (error) => reject(error));
+    socket.once('connect_error', (error) => {
+      // No device is handed out, so nobody can await its sync: its 5 s timer must not outlive the
+      // refusal as an unhandled rejection (in a worker shared by several files it lands in another).
+      synced.catch(() => undefined);
+      socket.close();
+      reject(error);
+    });
   });
   return {
     socket,
