@@ -225,7 +225,7 @@ export async function waitForEnd(
     else if (!own) extra.signal.addEventListener('abort', onCallerGone, { once: true });
     for (;;) {
       try {
-        return (await ctx.service.wait(inquiryId, signal, deadline)) ?? inquiry;
+        return (await ctx.service.wait(inquiry, signal, deadline)) ?? inquiry;
       } catch (error) {
         // A store outage (Redis restarting) pauses the wait instead of failing the call.
         if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
