@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import type { InquiryService } from '../core/inquiry-service.js';
 import { type Clock, sleep } from '../core/ports.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
-import { startHeartbeat } from './heartbeat.js';
+import { type Heartbeat, startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
 import { resultText } from './result-text.js';
 import { createTask } from './tasks.js';
@@ -106,9 +106,12 @@ export function callTool(
 ): Promise<CallToolResult | CreateTaskResult> {
   // Promise chains, not awaits, from here down to the wait: a held call keeps one suspended
   // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call).
-  return dispatch(ctx, params, extra).catch((error: unknown) => {
-    throw toMcpError(error);
-  });
+  return dispatch(ctx, params, extra).catch(rethrowAsMcpError);
+}
+
+/** One function for every call's `.catch` (an arrow there would be a new closure per held call). */
+function rethrowAsMcpError(error: unknown): never {
+  throw toMcpError(error);
 }
 
 async function dispatch(
@@ -142,8 +145,7 @@ async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): P
     input,
   );
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry, progressReader(ctx, inquiry));
-  const held = hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs));
-  return heartbeat ? held.finally(() => heartbeat.stop()) : held;
+  return hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs), heartbeat);
 }
 
 /**
@@ -177,18 +179,21 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
   if (inquiry?.status !== 'pending' || waitMs === 0)
     return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs);
-  const held = hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
-  return heartbeat ? held.finally(() => heartbeat.stop()) : held;
+  return hold(ctx, inquiry, extra, ctx.clock.now() + waitMs, heartbeat);
 }
 
-/** Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`. */
+/**
+ * Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`;
+ * the wait stops `heartbeat` as it returns (no `.finally` link per held call for it).
+ */
 function hold(
   ctx: CallContext,
   inquiry: Inquiry,
   extra: CallExtra,
   deadline: number,
+  heartbeat: Heartbeat | undefined,
 ): Promise<CallToolResult> {
-  return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true }).then((latest) =>
+  return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true, heartbeat }).then((latest) =>
     toolResult(latest, ctx.clock.now(), ctx.maxWaitMs),
   );
 }
@@ -197,17 +202,20 @@ function hold(
  * Suspends a call until the inquiry ends, the caller goes away, the node drains, or `deadline`,
  * and returns the inquiry as it is then. With `cancelsInquiry` a `notifications/cancelled` for this
  * call (on any node) cancels the inquiry; a task's `tasks/result` wait does not (only `tasks/cancel`
- * does). Either way a draining node releases the call.
+ * does). Either way a draining node releases the call. A `heartbeat` is stopped as it returns.
  */
 export async function waitForEnd(
   ctx: CallContext,
   inquiry: Inquiry,
   extra: CallExtra,
   deadline: number,
-  { cancelsInquiry }: { cancelsInquiry: boolean },
+  { cancelsInquiry, heartbeat }: { cancelsInquiry: boolean; heartbeat?: Heartbeat | undefined },
 ): Promise<Inquiry> {
   const { inquiryId } = inquiry;
-  if (inquiry.status !== 'pending') return inquiry;
+  if (inquiry.status !== 'pending') {
+    heartbeat?.stop();
+    return inquiry;
+  }
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
   const own = extra.controller?.signal === extra.signal ? extra.controller : undefined;
   const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, own);
@@ -233,6 +241,7 @@ export async function waitForEnd(
       }
     }
   } finally {
+    heartbeat?.stop();
     extra.signal.removeEventListener('abort', onCallerGone);
     ctx.heldCalls.release(key, call);
   }
