@@ -4,20 +4,61 @@ import type { WaitOptions } from './store.js';
 /** Wakes one parked waiter: with the resolved inquiry, or with undefined on abort, deadline or close. */
 type Wake = (inquiry: Inquiry | undefined) => void;
 
-interface Parked {
-  /** Settles once the waiter is woken, whatever woke it. */
-  woken: Promise<Inquiry | undefined>;
-  /** Removes the waiter, its abort listener and its timer; safe to call more than once. */
-  dispose(): void;
-}
-
 /** setTimeout fires at once for delays past 2^31 - 1 ms; a wait that long is capped instead. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** The waiters of one inquiry, and the pending inquiry they know (see {@link Waiters.pendingOf}). */
+/** The waiters of one inquiry (usually one: an array, lighter than a Set), and what they know of it. */
 interface Watch {
-  wakes: Set<Wake>;
+  parked: Parked[];
+  /** The pending inquiry they know (see {@link Waiters.pendingOf}). */
   pending?: Inquiry;
+}
+
+/**
+ * One parked waiter. A held call keeps it for as long as it waits, so it is one object: it is its
+ * signal's 'abort' listener itself (`handleEvent`) and its timer's argument, not three closures.
+ */
+class Parked {
+  /** Settles once the waiter is woken, whatever woke it. */
+  readonly woken: Promise<Inquiry | undefined>;
+  /** Settles `woken` (later calls do nothing). */
+  wake!: Wake;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly waiters: Waiters,
+    private readonly inquiryId: string,
+    private readonly watch: Watch,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.woken = new Promise<Inquiry | undefined>((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  /** Wakes it (without a resolution) at `deadline`. */
+  wakeAt(deadline: number, now: number): void {
+    this.timer = setTimeout(timeUp, Math.min(MAX_TIMER_MS, Math.max(0, deadline - now)), this);
+  }
+
+  /** The signal's 'abort'. */
+  handleEvent(): void {
+    this.wake(undefined);
+  }
+
+  /** Removes the waiter, its abort listener and its timer; safe to call more than once. */
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this);
+    const { parked } = this.watch;
+    const at = parked.indexOf(this);
+    if (at >= 0) parked.splice(at, 1);
+    if (parked.length === 0) this.waiters.forget(this.inquiryId, this.watch);
+  }
+}
+
+function timeUp(parked: Parked): void {
+  parked.wake(undefined);
 }
 
 /** The parked `waitForResolution` calls of one store instance, keyed by inquiry id. */
@@ -32,33 +73,24 @@ export class Waiters {
    * The caller's copy of the pending inquiry (`options.pending`) is the one its watch keeps.
    */
   park(inquiryId: string, options: WaitOptions, now: () => number): Parked {
-    let wake: Wake = () => {};
-    const woken = new Promise<Inquiry | undefined>((resolve) => {
-      wake = resolve;
-    });
     let watch = this.byId.get(inquiryId);
     if (!watch) {
-      watch = { wakes: new Set() };
+      watch = { parked: [] };
       this.byId.set(inquiryId, watch);
     }
-    const { wakes } = watch;
-    wakes.add(wake);
     const { signal, deadline, pending } = options;
+    const parked = new Parked(this, inquiryId, watch, signal);
+    watch.parked.push(parked);
     if (pending?.inquiryId === inquiryId && pending.status === 'pending') watch.pending ??= pending;
-    const onAbort = () => wake(undefined);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    if (signal?.aborted) wake(undefined);
-    const timer =
-      deadline === undefined
-        ? undefined
-        : setTimeout(() => wake(undefined), Math.min(MAX_TIMER_MS, Math.max(0, deadline - now())));
-    const dispose = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      wakes.delete(wake);
-      if (wakes.size === 0 && this.byId.get(inquiryId) === watch) this.byId.delete(inquiryId);
-    };
-    return { woken, dispose };
+    signal?.addEventListener('abort', parked, { once: true });
+    if (signal?.aborted) parked.wake(undefined);
+    if (deadline !== undefined) parked.wakeAt(deadline, now());
+    return parked;
+  }
+
+  /** @internal A watch's last waiter has left. */
+  forget(inquiryId: string, watch: Watch): void {
+    if (this.byId.get(inquiryId) === watch) this.byId.delete(inquiryId);
   }
 
   /**
@@ -77,12 +109,12 @@ export class Waiters {
 
   /** Wakes every waiter of this inquiry with its resolved state. */
   wake(inquiry: Inquiry): void {
-    for (const wake of this.byId.get(inquiry.inquiryId)?.wakes ?? []) wake(inquiry);
+    for (const parked of this.byId.get(inquiry.inquiryId)?.parked ?? []) parked.wake(inquiry);
   }
 
   /** Wakes every waiter without a resolution (they re-read state): used on close. */
   wakeAll(): void {
-    for (const { wakes } of this.byId.values()) for (const wake of wakes) wake(undefined);
+    for (const watch of this.byId.values()) for (const parked of watch.parked) parked.wake(undefined);
   }
 
   /** Resolves once every `waitForResolution` call has returned (at once when none is running). */

@@ -105,8 +105,15 @@ export function callTool(
   extra: CallExtra,
 ): Promise<CallToolResult | CreateTaskResult> {
   // Promise chains, not awaits, from here down to the wait: a held call keeps one suspended
-  // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call).
-  return dispatch(ctx, params, extra).catch(rethrowAsMcpError);
+  // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call), and
+  // dispatch is not async (an async function returning the tool's promise is one more link).
+  let running: Promise<CallToolResult | CreateTaskResult>;
+  try {
+    running = dispatch(ctx, params, extra);
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  return running.catch(rethrowAsMcpError);
 }
 
 /** One function for every call's `.catch` (an arrow there would be a new closure per held call). */
@@ -114,7 +121,8 @@ function rethrowAsMcpError(error: unknown): never {
   throw toMcpError(error);
 }
 
-async function dispatch(
+/** @throws McpError for misuse, synchronously (callTool turns it into the call's rejection) */
+function dispatch(
   ctx: CallContext,
   params: { name: string; arguments?: unknown; task?: { ttl?: number } },
   extra: CallExtra,
