@@ -40,6 +40,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Epoch ms after which the waiter is released (without resolving anything). */
   deadline?: number;
+  /**
+   * The inquiry as the caller has it (from this store, pending), when it keeps it anyway: the store
+   * then keeps no second copy for the wait (the Redis store completes resolution messages from it).
+   */
+  pending?: Inquiry;
 }
 
 export interface ListOptions {

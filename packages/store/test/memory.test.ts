@@ -22,6 +22,7 @@ describe('MemoryInquiryStore', () => {
       const { inquiryId } = sampleInquiry();
       await store.create(sampleInquiry({ inquiryId }));
       const controller = new AbortController();
+      const add = vi.spyOn(controller.signal, 'addEventListener');
       const remove = vi.spyOn(controller.signal, 'removeEventListener');
       const waiting = store.waitForResolution(inquiryId, {
         signal: controller.signal,
@@ -36,7 +37,11 @@ describe('MemoryInquiryStore', () => {
       });
       expect(await waiting).toMatchObject({ status: 'cancelled' });
       expect(vi.getTimerCount()).toBe(0);
-      expect(remove).toHaveBeenCalledWith('abort', expect.any(Function));
+      // The listener the wait added (a function or a listener object) is the one it removed.
+      const [[event, listener]] = add.mock.calls as [[string, unknown]];
+      expect(event).toBe('abort');
+      expect(listener).toBeTruthy();
+      expect(remove).toHaveBeenCalledWith('abort', listener);
     } finally {
       vi.useRealTimers();
     }

@@ -193,6 +193,29 @@ describe('RedisInquiryStore on a real server', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it("completes another node's published end from the pending inquiry the waiter passes", async () => {
+    const { store: creator, prefix } = openStore();
+    const { store: waiter } = openStore({ prefix });
+    const created = await creator.create(sampleInquiry());
+    if (created.kind !== 'ok') throw new Error('not created');
+    const id = created.inquiry.inquiryId;
+    // The caller's copy (as a held call keeps it) is the base the waiter's node completes the
+    // message from: the store keeps no read of its own for the wait.
+    const pending = await waiter.get(id);
+    if (!pending) throw new Error('not found');
+    const heard: string[] = [];
+    waiter.onResolved((resolved) => heard.push(resolved.inquiryId));
+    const waiting = waiter.waitForResolution(id, { deadline: Date.now() + 15_000, pending });
+    await eventually(
+      async () => (await admin.hget(storeKeys(prefix).inquiry(id), 'waiters'))?.includes(',') === true,
+    );
+    expect(await creator.resolve(id, answered('P'))).toMatchObject({ kind: 'won' });
+    const resolved = await waiting;
+    expect(resolved).toMatchObject({ status: 'answered', answer: 'P' });
+    expect(resolved).toEqual(await creator.get(id));
+    expect(heard).toEqual([id]);
+  });
+
   it('keeps the newest waiting nodes of an inquiry, up to the cap', async () => {
     const { store, redis, keys } = openStore();
     const inquiry = sampleInquiry();

@@ -14,7 +14,7 @@ import type {
   WaitOptions,
 } from '../store.js';
 import { castVote, escalated } from '../votes.js';
-import { InFlight, Waiters, waitForResolution } from '../waiters.js';
+import { Waiters, waitForResolution } from '../waiters.js';
 import { MemoryRows } from './memory-rows.js';
 
 /** Options of {@link MemoryInquiryStore}. */
@@ -41,7 +41,6 @@ export class MemoryInquiryStore implements InquiryStore {
   private readonly rows: MemoryRows;
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
-  private readonly inFlight = new InFlight();
   private readonly calls = new Map<string, { inquiryId: string; expiresAt: number }>();
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -167,9 +166,7 @@ export class MemoryInquiryStore implements InquiryStore {
   }
 
   waitForResolution(inquiryId: string, options: WaitOptions = {}): Promise<Inquiry | null> {
-    return this.inFlight.track(
-      waitForResolution(this.waiters, inquiryId, options, this.now, (id) => this.get(id)),
-    );
+    return waitForResolution(this.waiters, inquiryId, options, this.now, (id) => this.get(id));
   }
 
   async listDue(now: number, limit: number): Promise<string[]> {
@@ -190,6 +187,6 @@ export class MemoryInquiryStore implements InquiryStore {
   /** Releases every waiter (each returns the inquiry's current state). */
   async close(): Promise<void> {
     this.waiters.wakeAll();
-    await this.inFlight.settle();
+    await this.waiters.settled();
   }
 }

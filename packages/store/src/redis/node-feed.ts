@@ -60,6 +60,9 @@ export class NodeFeed {
       }
     };
     this.subscriber.on('ready', () => void resubscribe());
+    // Queued now, ahead of anything else on the connection: a PING sent after this (the readiness
+    // probe) is answered only once the channel is live.
+    void this.live().catch(() => {});
     // On a Cluster a master's subscriber connection is replaced without a 'ready' of the whole
     // client: the group says so with 'subscribersReady' (after a slots refresh), and the same applies.
     if (this.subscriber instanceof Cluster) this.subscriber.on('subscribersReady', () => void resubscribe());

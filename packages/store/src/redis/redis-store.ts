@@ -14,7 +14,7 @@ import type {
   VoteResult,
   WaitOptions,
 } from '../store.js';
-import { InFlight, Waiters, waitForResolution } from '../waiters.js';
+import { Waiters, waitForResolution } from '../waiters.js';
 import { decodeFields, decodeMessage, HASH_FIELDS } from './codec.js';
 import { ScriptCode } from './codes.js';
 import { openClient } from './connection.js';
@@ -70,10 +70,9 @@ export class RedisInquiryStore implements InquiryStore {
   private readonly feed: NodeFeed;
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
-  /** The pending inquiry each watched id was read as: a message carries only what changed since. */
-  private readonly pendingRead = new Map<string, Inquiry>();
-  private readonly inFlight = new InFlight();
   private readonly fresh = new FreshCreates();
+  /** A wait's read, made once (not a closure per wait). */
+  private readonly readForWait = (inquiryId: string) => this.readWatched(inquiryId);
 
   constructor(options: RedisStoreOptions) {
     this.ownsClient = typeof options.redis === 'string';
@@ -155,38 +154,29 @@ export class RedisInquiryStore implements InquiryStore {
   }
 
   waitForResolution(inquiryId: string, options: WaitOptions = {}): Promise<Inquiry | null> {
-    return this.inFlight.track(this.watchWhileWaiting(inquiryId, options));
-  }
-
-  private async watchWhileWaiting(inquiryId: string, options: WaitOptions): Promise<Inquiry | null> {
-    try {
-      const result = await waitForResolution(this.waiters, inquiryId, options, this.now, (id) =>
-        this.readForWait(id),
-      );
-      // However the wait learnt of the end (message, reply, read), listeners hear it once.
-      if (result && result.status !== 'pending') this.listeners.emitOnce(result);
-      return result;
-    } finally {
-      if (!this.waiters.has(inquiryId)) this.pendingRead.delete(inquiryId);
-    }
+    return waitForResolution(this.waiters, inquiryId, options, this.now, this.readForWait);
   }
 
   /**
    * A waiter's read: the inquiry, with this node listed among its waiters while it is pending (the
    * node that created it already is: a plain read; any other node lists itself with watch-1, in the
    * same step as its read). The node's channel is live before the read, so an end published after
-   * it still arrives.
+   * it still arrives. However a wait learns of the end (message, reply, or this read), listeners
+   * hear it once; a pending read is what the waiters know until a message says how it ended.
    */
-  private async readForWait(inquiryId: string): Promise<Inquiry | null> {
+  private async readWatched(inquiryId: string): Promise<Inquiry | null> {
     // The first wait on an inquiry this store has just created: no read, if the node's channel stayed
     // live since before the create (then every end since reached this store and was kept).
     const fresh = this.fresh.take(inquiryId);
     if (fresh && this.feed.stayedLive(fresh.mark)) {
-      if (fresh.ended) return fresh.ended;
-      const ended = fresh.heard === undefined ? null : decodeMessage(fresh.heard, fresh.inquiry);
-      if (ended) return ended;
+      const ended =
+        fresh.ended ?? (fresh.heard === undefined ? null : decodeMessage(fresh.heard, fresh.inquiry));
+      if (ended) {
+        this.listeners.emitOnce(ended);
+        return ended;
+      }
       if (fresh.heard === undefined) {
-        this.pendingRead.set(inquiryId, fresh.inquiry);
+        this.waiters.knowPending(fresh.inquiry);
         return fresh.inquiry;
       }
     }
@@ -203,7 +193,8 @@ export class RedisInquiryStore implements InquiryStore {
       );
       inquiry = reply.code === ScriptCode.Done ? decodeFields(reply.fields) : null;
     }
-    if (inquiry?.status === 'pending') this.pendingRead.set(inquiryId, inquiry);
+    if (inquiry?.status === 'pending') this.waiters.knowPending(inquiry);
+    else if (inquiry) this.listeners.emitOnce(inquiry);
     return inquiry;
   }
 
@@ -223,7 +214,7 @@ export class RedisInquiryStore implements InquiryStore {
       return;
     }
     if (this.listeners.told(inquiryId)) return;
-    const pending = this.pendingRead.get(inquiryId);
+    const pending = this.waiters.pendingOf(inquiryId);
     const inquiry = pending && decodeMessage(message, pending);
     if (inquiry) {
       this.ended(inquiry);
@@ -264,7 +255,7 @@ export class RedisInquiryStore implements InquiryStore {
   /** Releases every waiter (each returns the state it reads), then closes the connections the store opened. */
   async close(): Promise<void> {
     this.waiters.wakeAll();
-    await this.inFlight.settle();
+    await this.waiters.settled();
     await this.feed.close();
     if (this.ownsClient) await this.redis.quit().catch(() => this.redis.disconnect());
   }

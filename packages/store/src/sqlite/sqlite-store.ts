@@ -14,7 +14,7 @@ import type {
   WaitOptions,
 } from '../store.js';
 import { castVote, escalated } from '../votes.js';
-import { InFlight, Waiters, waitForResolution } from '../waiters.js';
+import { Waiters, waitForResolution } from '../waiters.js';
 import { InquiryRows } from './inquiry-rows.js';
 import { migrateInquiryTables } from './inquiry-schema.js';
 import { durably, openStateDatabase, type StateDatabase } from './state-database.js';
@@ -48,7 +48,6 @@ export class SqliteInquiryStore implements InquiryStore {
   private readonly rows: InquiryRows;
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
-  private readonly inFlight = new InFlight();
   /** Call references live only as long as the calls they name, which end with this process. */
   private readonly calls = new Map<string, { inquiryId: string; expiresAt: number }>();
   private nextSweepAt = 0;
@@ -194,9 +193,7 @@ export class SqliteInquiryStore implements InquiryStore {
   }
 
   waitForResolution(inquiryId: string, options: WaitOptions = {}): Promise<Inquiry | null> {
-    return this.inFlight.track(
-      waitForResolution(this.waiters, inquiryId, options, this.now, (id) => this.get(id)),
-    );
+    return waitForResolution(this.waiters, inquiryId, options, this.now, (id) => this.get(id));
   }
 
   async listDue(now: number, limit: number): Promise<string[]> {
@@ -227,7 +224,7 @@ export class SqliteInquiryStore implements InquiryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.waiters.wakeAll();
-    await this.inFlight.settle();
+    await this.waiters.settled();
     this.closed = true;
     if (this.ownsDatabase) this.database.close();
   }

@@ -275,9 +275,12 @@ export class InquiryService {
     });
   }
 
-  /** Waits for the inquiry to end, the signal to abort, or the deadline; returns its state then. */
-  wait(inquiryId: string, signal: AbortSignal | undefined, deadline: number): Promise<Inquiry | null> {
-    return this.deps.store.waitForResolution(inquiryId, { signal, deadline });
+  /**
+   * Waits for the (pending) inquiry to end, the signal to abort, or the deadline; returns its state
+   * then. The caller keeps `inquiry` while it waits, so the store keeps no copy of its own.
+   */
+  wait(inquiry: Inquiry, signal: AbortSignal | undefined, deadline: number): Promise<Inquiry | null> {
+    return this.deps.store.waitForResolution(inquiry.inquiryId, { signal, deadline, pending: inquiry });
   }
 
   private log(inquiry: Inquiry): Logger {

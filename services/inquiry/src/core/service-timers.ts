@@ -37,6 +37,12 @@ class DeadlineTimers {
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
   private unsubscribe: (() => void) | undefined;
+  /** Every local timer's callback (the inquiry and the delay are its arguments): no closure each. */
+  private readonly due = (inquiry: Inquiry, delay: number): void => {
+    this.timers.delete(inquiry.inquiryId);
+    if (delay > MAX_TIMER_MS) this.schedule(inquiry);
+    else void this.fire(inquiry.inquiryId);
+  };
 
   constructor(
     protected readonly deps: TimerDeps,
@@ -61,14 +67,7 @@ class DeadlineTimers {
     const dueAt = this.kind.dueAt(inquiry);
     if (inquiry.status !== 'pending' || dueAt === undefined || this.timers.has(inquiry.inquiryId)) return;
     const delay = Math.max(0, dueAt - this.deps.clock.now());
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(inquiry.inquiryId);
-        if (delay > MAX_TIMER_MS) this.schedule(inquiry);
-        else void this.fire(inquiry.inquiryId);
-      },
-      Math.min(delay, MAX_TIMER_MS),
-    );
+    const timer = setTimeout(this.due, Math.min(delay, MAX_TIMER_MS), inquiry, delay);
     timer.unref();
     this.timers.set(inquiry.inquiryId, timer);
   }

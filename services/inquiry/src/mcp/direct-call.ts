@@ -96,6 +96,9 @@ export function serveDirectCall(
   keepAlive: SseKeepAlive,
   outgoing?: ServerResponse,
 ): Response {
+  // The closures below keep only the request id, not `call.params` (the parsed arguments), for as
+  // long as the call is held.
+  const { id, params } = call;
   const caller = new AbortController();
   let stopKeepAlive: (() => void) | undefined;
   const gone = () => {
@@ -110,23 +113,23 @@ export function serveDirectCall(
     stopKeepAlive?.();
   };
   // Heartbeats (progress) keep a tracked call's stream busy; any other stream gets comment frames.
-  if (call.params._meta?.progressToken === undefined || ctx.heartbeatMs > KEEP_ALIVE_MS) {
+  if (params._meta?.progressToken === undefined || ctx.heartbeatMs > KEEP_ALIVE_MS) {
     stopKeepAlive = keepAlive.add(() => void sink.write(KEEP_ALIVE_BYTES));
   }
   const extra: CallExtra = {
-    requestId: call.id,
+    requestId: id,
     signal: caller.signal,
     controller: caller,
-    ...(call.params._meta ? { _meta: call.params._meta } : {}),
+    ...(params._meta ? { _meta: params._meta } : {}),
     sendNotification: async (notification) => void write({ jsonrpc: '2.0', ...notification }),
   };
-  callTool(ctx, call.params, extra).then(
-    (result) => finish({ jsonrpc: '2.0', id: call.id, result }),
+  callTool(ctx, params, extra).then(
+    (result) => finish({ jsonrpc: '2.0', id, result }),
     (error: unknown) => {
       const failure = toMcpError(error);
       finish({
         jsonrpc: '2.0',
-        id: call.id,
+        id,
         error: {
           code: Number.isSafeInteger(failure.code) ? failure.code : ErrorCode.InternalError,
           message: failure.message,

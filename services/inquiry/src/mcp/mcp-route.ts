@@ -76,7 +76,7 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   app.onError(jsonRpcErrors(deps.logger));
   app.use('/', guardHost(deps.hostPolicy), limitBody(LIMITS.bodyBytes));
   const keepAlive = new SseKeepAlive(KEEP_ALIVE_MS);
-  const callDeps = callDepsOf(deps);
+  const callContext = callContextOf(deps);
   const methodNotAllowed = (c: Context) => {
     c.header('Allow', 'POST');
     return jsonRpcError(
@@ -107,7 +107,7 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
       // The hot path (send_inquiry, get_inquiry): no SDK server or transport is built or kept.
       // With Node's response at hand the frames go straight to it; either way the stream hears the
       // caller leave (Node's 'close', or the web stream's cancel) and ends the wait.
-      return serveDirectCall({ ...callDeps, claims, tokenKey }, direct, keepAlive, outgoing);
+      return serveDirectCall(callContext(claims, tokenKey), direct, keepAlive, outgoing);
     }
     const server = createMcpServer({
       ...deps,
@@ -137,18 +137,21 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
 }
 
 /**
- * What a tool call needs from the node, picked once: a held call keeps its `CallContext` alive, and
- * a spread of all the route's deps (some 20 members) is a dictionary-mode object with a map of its
- * own per call (about 1 KB); this one has a dozen members and one shape for every call.
+ * What a tool call needs from the node and the caller. A held call keeps its `CallContext` alive,
+ * so it is one object literal with every member named: a spread (of the route's ~20 deps, or of
+ * these plus the caller's) gives each call's object a hidden class of its own in optimized code
+ * (about 0.5 KB per held call; docs/BENCHMARKS.md), while a literal shares one for every call.
  */
-function callDepsOf(deps: McpRouteDeps): Omit<CallContext, 'claims' | 'tokenKey'> {
+function callContextOf(deps: McpRouteDeps): (claims: TokenClaims, tokenKey: string) => CallContext {
   const { service, store, heldCalls, clock, heartbeatMs, maxWaitMs, draining, storeReady } = deps;
   const { tasks, maxAnswerWindowMs, retentionMs } = deps;
-  return {
+  return (claims, tokenKey) => ({
     service,
     store,
     heldCalls,
     clock,
+    claims,
+    tokenKey,
     heartbeatMs,
     maxWaitMs,
     draining,
@@ -156,7 +159,7 @@ function callDepsOf(deps: McpRouteDeps): Omit<CallContext, 'claims' | 'tokenKey'
     tasks,
     maxAnswerWindowMs,
     retentionMs,
-  };
+  });
 }
 
 interface RequestLike {

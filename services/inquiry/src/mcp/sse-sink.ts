@@ -29,7 +29,8 @@ export function nodeSink(outgoing: ServerResponse, onGone: () => void): SseSink 
   let open = true;
   outgoing.writeHead(200, SSE_HEADERS);
   outgoing.flushHeaders();
-  outgoing.once('close', () => {
+  // `on`, not `once`: 'close' comes once, and `once` adds a wrapper and its state per held call.
+  outgoing.on('close', () => {
     if (!open) return;
     open = false;
     onGone();

@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import type { InquiryService } from '../core/inquiry-service.js';
 import { type Clock, sleep } from '../core/ports.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
-import { startHeartbeat } from './heartbeat.js';
+import { type Heartbeat, startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
 import { resultText } from './result-text.js';
 import { createTask } from './tasks.js';
@@ -105,13 +105,24 @@ export function callTool(
   extra: CallExtra,
 ): Promise<CallToolResult | CreateTaskResult> {
   // Promise chains, not awaits, from here down to the wait: a held call keeps one suspended
-  // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call).
-  return dispatch(ctx, params, extra).catch((error: unknown) => {
-    throw toMcpError(error);
-  });
+  // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call), and
+  // dispatch is not async (an async function returning the tool's promise is one more link).
+  let running: Promise<CallToolResult | CreateTaskResult>;
+  try {
+    running = dispatch(ctx, params, extra);
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  return running.catch(rethrowAsMcpError);
 }
 
-async function dispatch(
+/** One function for every call's `.catch` (an arrow there would be a new closure per held call). */
+function rethrowAsMcpError(error: unknown): never {
+  throw toMcpError(error);
+}
+
+/** @throws McpError for misuse, synchronously (callTool turns it into the call's rejection) */
+function dispatch(
   ctx: CallContext,
   params: { name: string; arguments?: unknown; task?: { ttl?: number } },
   extra: CallExtra,
@@ -142,8 +153,7 @@ async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): P
     input,
   );
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry, progressReader(ctx, inquiry));
-  const held = hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs));
-  return heartbeat ? held.finally(() => heartbeat.stop()) : held;
+  return hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs), heartbeat);
 }
 
 /**
@@ -177,18 +187,21 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
   if (inquiry?.status !== 'pending' || waitMs === 0)
     return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs);
-  const held = hold(ctx, inquiry, extra, ctx.clock.now() + waitMs);
-  return heartbeat ? held.finally(() => heartbeat.stop()) : held;
+  return hold(ctx, inquiry, extra, ctx.clock.now() + waitMs, heartbeat);
 }
 
-/** Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`. */
+/**
+ * Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`;
+ * the wait stops `heartbeat` as it returns (no `.finally` link per held call for it).
+ */
 function hold(
   ctx: CallContext,
   inquiry: Inquiry,
   extra: CallExtra,
   deadline: number,
+  heartbeat: Heartbeat | undefined,
 ): Promise<CallToolResult> {
-  return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true }).then((latest) =>
+  return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true, heartbeat }).then((latest) =>
     toolResult(latest, ctx.clock.now(), ctx.maxWaitMs),
   );
 }
@@ -197,17 +210,20 @@ function hold(
  * Suspends a call until the inquiry ends, the caller goes away, the node drains, or `deadline`,
  * and returns the inquiry as it is then. With `cancelsInquiry` a `notifications/cancelled` for this
  * call (on any node) cancels the inquiry; a task's `tasks/result` wait does not (only `tasks/cancel`
- * does). Either way a draining node releases the call.
+ * does). Either way a draining node releases the call. A `heartbeat` is stopped as it returns.
  */
 export async function waitForEnd(
   ctx: CallContext,
   inquiry: Inquiry,
   extra: CallExtra,
   deadline: number,
-  { cancelsInquiry }: { cancelsInquiry: boolean },
+  { cancelsInquiry, heartbeat }: { cancelsInquiry: boolean; heartbeat?: Heartbeat | undefined },
 ): Promise<Inquiry> {
   const { inquiryId } = inquiry;
-  if (inquiry.status !== 'pending') return inquiry;
+  if (inquiry.status !== 'pending') {
+    heartbeat?.stop();
+    return inquiry;
+  }
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
   const own = extra.controller?.signal === extra.signal ? extra.controller : undefined;
   const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, own);
@@ -225,7 +241,7 @@ export async function waitForEnd(
     else if (!own) extra.signal.addEventListener('abort', onCallerGone, { once: true });
     for (;;) {
       try {
-        return (await ctx.service.wait(inquiryId, signal, deadline)) ?? inquiry;
+        return (await ctx.service.wait(inquiry, signal, deadline)) ?? inquiry;
       } catch (error) {
         // A store outage (Redis restarting) pauses the wait instead of failing the call.
         if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
@@ -233,6 +249,7 @@ export async function waitForEnd(
       }
     }
   } finally {
+    heartbeat?.stop();
     extra.signal.removeEventListener('abort', onCallerGone);
     ctx.heldCalls.release(key, call);
   }
