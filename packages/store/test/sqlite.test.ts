@@ -69,7 +69,7 @@ describe('SqliteInquiryStore', () => {
     // What a version-1 build left behind: the inquiries table alone, at version 1.
     const raw = openStateDatabase(path);
     raw.db.exec(
-      `DROP TABLE inquiry_audience; DROP TABLE inquiry_escalations; UPDATE schema_versions SET version = 1 WHERE component = 'inquiries'`,
+      `DROP TABLE inquiry_audience; DROP TABLE inquiry_escalations; DROP TABLE inquiry_pending_users; UPDATE schema_versions SET version = 1 WHERE component = 'inquiries'`,
     );
     raw.close();
 
@@ -89,9 +89,40 @@ describe('SqliteInquiryStore', () => {
     const third = openStateDatabase(path);
     try {
       const row = third.db.prepare("SELECT version FROM schema_versions WHERE component = 'inquiries'").get();
-      expect(row).toMatchObject({ version: 3 });
+      expect(row).toMatchObject({ version: 4 });
     } finally {
       third.close();
+    }
+  });
+
+  it('brings a version-3 file forward: its pending inquiries count against their askers and members', async () => {
+    const path = join(tempDir(), 'hitl.db');
+    const first = new SqliteInquiryStore({ path });
+    const own = sampleInquiry({ userId: 'asker' });
+    const team = sampleInquiry({ userId: 'asker', audience: ['m1', 'm2'] });
+    const ended = sampleInquiry({ userId: 'm1' });
+    for (const inquiry of [own, team, ended]) await first.create(inquiry);
+    await first.resolve(ended.inquiryId, answered('M'));
+    await first.close();
+    // What a version-3 build left behind: no table of the users a pending inquiry counts against.
+    const raw = openStateDatabase(path);
+    raw.db.exec(
+      `DROP TABLE inquiry_pending_users; UPDATE schema_versions SET version = 3 WHERE component = 'inquiries'`,
+    );
+    raw.close();
+
+    const second = new SqliteInquiryStore({ path });
+    try {
+      expect(await second.countPending('asker')).toBe(2);
+      expect(await second.countPending('m1')).toBe(1);
+      expect(await second.countPending('m2')).toBe(1);
+      const over = await second.create(sampleInquiry({ userId: 'm2' }), { maxPendingPerUser: 1 });
+      expect(over).toMatchObject({ kind: 'limit', pending: 1 });
+      await second.resolve(team.inquiryId, answered('S'));
+      expect(await second.countPending('asker')).toBe(1);
+      expect(await second.countPending('m2')).toBe(0);
+    } finally {
+      await second.close();
     }
   });
 

@@ -18,6 +18,9 @@ export class InquiryRows {
   private readonly due: Statement;
   private readonly dropExpired: Statement;
   private readonly insertMember: Statement;
+  private readonly insertPendingUser: Statement;
+  private readonly dropPendingUser: Statement;
+  private readonly dropOrphanPendingUsers: Statement;
   private readonly dropOrphanMembers: Statement;
   private readonly insertEscalation: Statement;
   private readonly dropOrphanEscalations: Statement;
@@ -45,9 +48,10 @@ export class InquiryRows {
     this.rewritePending = db.prepare(
       "UPDATE inquiries SET body = ? WHERE inquiry_id = ? AND status = 'pending' AND expires_at > ?",
     );
+    // The user's own rows only (the asker and every member): not a scan of every pending inquiry.
     this.pendingOfUser = db.prepare(
-      `SELECT count(*) AS n FROM inquiries WHERE status = 'pending' AND expires_at > ?
-         AND (user_id = ? OR inquiry_id IN (SELECT inquiry_id FROM inquiry_audience WHERE user_id = ?))`,
+      `SELECT count(*) AS n FROM inquiry_pending_users p JOIN inquiries i ON i.inquiry_id = p.inquiry_id
+       WHERE p.user_id = ? AND i.status = 'pending' AND i.expires_at > ?`,
     );
     this.pendingOfAll = db.prepare(
       "SELECT count(*) AS n FROM inquiries WHERE status = 'pending' AND expires_at > ?",
@@ -60,6 +64,16 @@ export class InquiryRows {
     this.dropExpired = db.prepare('DELETE FROM inquiries WHERE expires_at <= ?');
     this.insertMember = db.prepare(
       'INSERT OR IGNORE INTO inquiry_audience (user_id, inquiry_id) VALUES (?, ?)',
+    );
+    this.insertPendingUser = db.prepare(
+      'INSERT OR IGNORE INTO inquiry_pending_users (user_id, inquiry_id) VALUES (?, ?)',
+    );
+    this.dropPendingUser = db.prepare(
+      'DELETE FROM inquiry_pending_users WHERE user_id = ? AND inquiry_id = ?',
+    );
+    this.dropOrphanPendingUsers = db.prepare(
+      `DELETE FROM inquiry_pending_users WHERE NOT EXISTS
+         (SELECT 1 FROM inquiries i WHERE i.inquiry_id = inquiry_pending_users.inquiry_id AND i.status = 'pending')`,
     );
     this.dropOrphanMembers = db.prepare(
       `DELETE FROM inquiry_audience WHERE NOT EXISTS
@@ -113,6 +127,7 @@ export class InquiryRows {
   /** Lists the inquiry for every user it is addressed to (again after an escalation added some). */
   addMembers(inquiry: Inquiry): void {
     for (const userId of new Set(audienceOf(inquiry))) this.insertMember.run(userId, inquiry.inquiryId);
+    for (const userId of countedUsers(inquiry)) this.insertPendingUser.run(userId, inquiry.inquiryId);
   }
 
   /** Forgets the inquiry's planned escalation (it happened, or the inquiry ended). */
@@ -133,7 +148,9 @@ export class InquiryRows {
       inquiry.inquiryId,
       now,
     );
-    return result.changes === 1;
+    if (result.changes !== 1) return false;
+    for (const userId of countedUsers(inquiry)) this.dropPendingUser.run(userId, inquiry.inquiryId);
+    return true;
   }
 
   /** Rewrites a pending inquiry's body (a new suggestion); false when it is no longer pending. */
@@ -142,8 +159,7 @@ export class InquiryRows {
   }
 
   countPending(userId: string | undefined, now: number): number {
-    const row =
-      userId === undefined ? this.pendingOfAll.get(now) : this.pendingOfUser.get(now, userId, userId);
+    const row = userId === undefined ? this.pendingOfAll.get(now) : this.pendingOfUser.get(userId, now);
     return Number((row as { n: number }).n);
   }
 
@@ -181,10 +197,16 @@ export class InquiryRows {
     const dropped = this.dropExpired.run(now).changes;
     if (dropped > 0) {
       this.dropOrphanMembers.run();
+      this.dropOrphanPendingUsers.run();
       this.dropOrphanEscalations.run();
     }
     return dropped;
   }
+}
+
+/** Whom a pending inquiry counts against in the per-user cap: its asker and everyone it is addressed to. */
+function countedUsers(inquiry: Inquiry): Set<string> {
+  return new Set([inquiry.userId, ...audienceOf(inquiry)]);
 }
 
 function parse(row: unknown): Inquiry | undefined {

@@ -2,7 +2,7 @@ import { migrate } from './migrate.js';
 import type { SqliteDatabase } from './state-database.js';
 
 /** The version of the inquiry tables this build writes. */
-export const INQUIRY_SCHEMA_VERSION = 3;
+export const INQUIRY_SCHEMA_VERSION = 4;
 
 /**
  * One row per inquiry: the inquiry as JSON in `body`, plus the columns the queries filter on.
@@ -55,9 +55,30 @@ CREATE INDEX IF NOT EXISTS inquiry_escalations_due ON inquiry_escalations (due_a
 `;
 
 /**
+ * Version 4: the users each pending inquiry counts against (its asker and everyone it is addressed
+ * to), one row per (user, inquiry), deleted when it ends: the per-user pending cap counts a user's
+ * own rows instead of every pending inquiry. Filled from the pending rows of an older file.
+ * `inquiries_by_user` goes: no query reads it since version 2 (listings by user read the audience),
+ * and every create and end paid a page write for it.
+ */
+const SCHEMA_V4 = `
+CREATE TABLE IF NOT EXISTS inquiry_pending_users (
+  user_id    TEXT NOT NULL,
+  inquiry_id TEXT NOT NULL,
+  PRIMARY KEY (user_id, inquiry_id)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO inquiry_pending_users (user_id, inquiry_id)
+  SELECT user_id, inquiry_id FROM inquiries WHERE status = 'pending';
+INSERT OR IGNORE INTO inquiry_pending_users (user_id, inquiry_id)
+  SELECT a.user_id, a.inquiry_id FROM inquiry_audience a JOIN inquiries i ON i.inquiry_id = a.inquiry_id
+  WHERE i.status = 'pending';
+DROP INDEX IF EXISTS inquiries_by_user;
+`;
+
+/**
  * Creates the inquiry tables, or brings an existing file's forward (each step is idempotent DDL, so a
  * new file runs them all), or checks that they are ones this build reads.
  */
 export function migrateInquiryTables(db: SqliteDatabase): void {
-  migrate(db, 'inquiries', INQUIRY_SCHEMA_VERSION, SCHEMA_V1 + SCHEMA_V2 + SCHEMA_V3);
+  migrate(db, 'inquiries', INQUIRY_SCHEMA_VERSION, SCHEMA_V1 + SCHEMA_V2 + SCHEMA_V3 + SCHEMA_V4);
 }
