@@ -1,5 +1,6 @@
 import { migrate } from '../sqlite/migrate.js';
-import type { SqliteDatabase } from '../sqlite/state-database.js';
+import type { SqliteDatabase, SqliteStatement } from '../sqlite/state-database.js';
+import { PushListCache } from './push-list-cache.js';
 import {
   type NewPushSubscription,
   newPushSubscriptionId,
@@ -42,15 +43,22 @@ const ORDER = 'ORDER BY updated_at, id';
 
 /**
  * Push subscriptions of a node without Redis, in its state file (`push_subscriptions`): kept across
- * restarts. A save (upsert and the cap) is one transaction.
+ * restarts. A save (upsert and the cap) is one transaction. The file has one writer (this node, the
+ * file is locked), so the lists kept for sending are dropped on every change made here and are
+ * otherwise exact: a new inquiry reads nothing for a user already known.
  */
 export class SqlitePushSubscriptionStore implements PushSubscriptionStore {
+  private readonly cache = new PushListCache();
+  private readonly ofUser: SqliteStatement;
+
   constructor(private readonly db: SqliteDatabase) {
     migrate(db, 'push-subscriptions', 1, SCHEMA);
+    this.ofUser = db.prepare(`SELECT * FROM push_subscriptions WHERE user_id = ? ${ORDER}`);
   }
 
   async save(subscription: NewPushSubscription, maxPerUser: number): Promise<SavePushResult> {
     const { userId, endpoint, keys, deviceName, token, at } = subscription;
+    this.cache.changed(userId);
     return this.db
       .transaction(() => {
         const existing = this.db
@@ -98,17 +106,15 @@ export class SqlitePushSubscriptionStore implements PushSubscriptionStore {
   }
 
   async list(userId: string): Promise<PushSubscriptionRecord[]> {
-    const rows = this.db
-      .prepare(`SELECT * FROM push_subscriptions WHERE user_id = ? ${ORDER}`)
-      .all(userId) as Row[];
-    return rows.map(toRecord);
+    return (this.ofUser.all(userId) as Row[]).map(toRecord);
   }
 
   listForPush(userId: string): Promise<PushSubscriptionRecord[]> {
-    return this.list(userId);
+    return this.cache.through(userId, (id) => this.list(id));
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
+    this.cache.changed(userId);
     const result = this.db
       .prepare('DELETE FROM push_subscriptions WHERE user_id = ? AND id = ?')
       .run(userId, id);
@@ -116,6 +122,7 @@ export class SqlitePushSubscriptionStore implements PushSubscriptionStore {
   }
 
   async removeEndpoint(userId: string, endpoint: string): Promise<boolean> {
+    this.cache.changed(userId);
     const result = this.db
       .prepare('DELETE FROM push_subscriptions WHERE user_id = ? AND endpoint = ?')
       .run(userId, endpoint);
