@@ -17,7 +17,7 @@ import { castVote, escalated } from '../votes.js';
 import { Waiters, waitForResolution } from '../waiters.js';
 import { InquiryRows } from './inquiry-rows.js';
 import { migrateInquiryTables } from './inquiry-schema.js';
-import { durably, openStateDatabase, type StateDatabase } from './state-database.js';
+import { openStateDatabase, type StateDatabase } from './state-database.js';
 
 /** Options of {@link SqliteInquiryStore}: a file to open, or a state database the caller owns. */
 export type SqliteStoreOptions = ({ path: string } | { database: StateDatabase }) & {
@@ -119,7 +119,7 @@ export class SqliteInquiryStore implements InquiryStore {
     if (!current) return { kind: 'not_found' };
     if (current.status !== 'pending') return { kind: 'lost', inquiry: current };
     const resolved = withResolution(current, structuredClone(resolution));
-    if (!this.end(resolved, now)) {
+    if (!(await this.end(resolved, now))) {
       const after = this.rows.get(inquiryId, now);
       return after ? { kind: 'lost', inquiry: after } : { kind: 'not_found' };
     }
@@ -129,23 +129,22 @@ export class SqliteInquiryStore implements InquiryStore {
   async vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {
     const now = this.now();
     // Read, decide and write in one immediate transaction (the file has one writer at a time),
-    // fsynced: an acknowledged vote, like an answer, survives a power loss.
+    // then on disk before it is acknowledged: a vote, like an answer, survives a power loss.
     const { db } = this.database;
-    const result = durably(db, () =>
-      db
-        .transaction((): VoteResult => {
-          const current = this.rows.get(inquiryId, now);
-          if (!current) return { kind: 'not_found' };
-          const cast = castVote(current, structuredClone(vote), structuredClone(decides));
-          if (cast.kind === 'counted') this.rows.rewrite(cast.inquiry, now);
-          if (cast.kind === 'won') {
-            this.rows.end(cast.inquiry, now + this.retentionMs, now);
-            this.rows.forgetEscalation(inquiryId);
-          }
-          return cast;
-        })
-        .immediate(),
-    );
+    const result = db
+      .transaction((): VoteResult => {
+        const current = this.rows.get(inquiryId, now);
+        if (!current) return { kind: 'not_found' };
+        const cast = castVote(current, structuredClone(vote), structuredClone(decides));
+        if (cast.kind === 'counted') this.rows.rewrite(cast.inquiry, now);
+        if (cast.kind === 'won') {
+          this.rows.end(cast.inquiry, now + this.retentionMs, now);
+          this.rows.forgetEscalation(inquiryId);
+        }
+        return cast;
+      })
+      .immediate();
+    if (result.kind === 'counted' || result.kind === 'won') await this.database.syncWal();
     if (result.kind === 'won') this.announce(result.inquiry);
     return result;
   }
@@ -168,12 +167,12 @@ export class SqliteInquiryStore implements InquiryStore {
     return this.rows.listDueEscalations(now, this.now(), limit);
   }
 
-  /** Writes an ended inquiry, fsynced, and tells waiters and listeners; false when it had ended. */
-  private end(resolved: Inquiry, now: number): boolean {
-    // Fsynced before anyone hears of it: an acknowledged answer survives even a power loss.
-    const ended = durably(this.database.db, () => this.rows.end(resolved, now + this.retentionMs, now));
-    if (!ended) return false;
+  /** Writes an ended inquiry, syncs it to disk, and tells waiters and listeners; false when it had ended. */
+  private async end(resolved: Inquiry, now: number): Promise<boolean> {
+    if (!this.rows.end(resolved, now + this.retentionMs, now)) return false;
     this.rows.forgetEscalation(resolved.inquiryId);
+    // On disk before anyone hears of it: an acknowledged answer survives even a power loss.
+    await this.database.syncWal();
     this.announce(resolved);
     return true;
   }

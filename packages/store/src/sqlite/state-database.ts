@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'libsql';
+import { WalSync } from './wal-sync.js';
 
 /** An open SQLite database (libsql's better-sqlite3-compatible synchronous API). */
 export type SqliteDatabase = Database.Database;
@@ -19,6 +20,11 @@ export type StateHolder = 'hitl node' | 'hitl proxy';
 export interface StateDatabase {
   db: SqliteDatabase;
   path: string;
+  /**
+   * Resolves once every commit made before the call is on disk (survives a power loss), without
+   * blocking the event loop meanwhile: see {@link WalSync}.
+   */
+  syncWal(): Promise<void>;
   close(): void;
 }
 
@@ -26,7 +32,8 @@ export interface StateDatabase {
  * Opens (creating when missing) the SQLite file at `path` for this process alone, WAL journal with
  * `synchronous=NORMAL`: a commit is in the WAL (the OS has it) when it returns, so it survives
  * `kill -9`; only a power loss or OS crash can drop the commits since the last fsync. Writes that must
- * also survive that (an answer before its ack) run through {@link durably}, which fsyncs.
+ * also survive that (an answer before its ack) run through {@link durably}, which fsyncs, or wait for
+ * `syncWal()` after their commit, which fsyncs off the event loop.
  *
  * Exclusivity comes from a second, tiny SQLite file beside it (`<path>.lock`) opened with
  * `locking_mode=EXCLUSIVE` and written once: SQLite keeps that file's lock until the connection closes,
@@ -62,13 +69,16 @@ export function openStateDatabase(path: string, holder: StateHolder = 'hitl node
     throw error;
   }
   writeFileSync(pidPath, `${process.pid}\n`);
+  const wal = new WalSync(`${path}-wal`);
   let open = true;
   return {
     db,
     path,
+    syncWal: () => wal.sync(),
     close: () => {
       if (!open) return;
       open = false;
+      wal.close();
       db.close();
       rmSync(pidPath, { force: true });
       lock.close();
