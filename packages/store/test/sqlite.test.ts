@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStateDatabase, SqliteInquiryStore } from '../src/index.js';
+import { WalSync } from '../src/sqlite/wal-sync.js';
 import { answered, runStoreContract, sampleInquiry } from '../src/testing/index.js';
 
 const dirs: string[] = [];
@@ -123,6 +124,27 @@ describe('SqliteInquiryStore', () => {
       expect(await second.countPending('m2')).toBe(0);
     } finally {
       await second.close();
+    }
+  });
+
+  it('syncs the WAL for answers that arrive together in at most two fdatasyncs, each after their commits', async () => {
+    const path = join(tempDir(), 'hitl.db');
+    const state = openStateDatabase(path);
+    try {
+      state.db.exec('CREATE TABLE t (x INTEGER)');
+      const wal = new WalSync(`${path}-wal`);
+      const first = wal.sync();
+      // Asked while the first runs: one later sync, started only after the first ended, serves them all.
+      const later = Array.from({ length: 9 }, () => wal.sync());
+      expect(new Set(later).size).toBe(1);
+      expect(later[0]).not.toBe(first);
+      await Promise.all([first, ...later]);
+      const again = wal.sync();
+      expect(again).not.toBe(later[0]);
+      await again;
+      wal.close();
+    } finally {
+      state.close();
     }
   });
 
