@@ -93,9 +93,17 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
   const full = await measure(node, storeBytes, () => ask<NodeJS.MemoryUsage>({ op: 'gc' }));
   const fds = readdirSync(`/proc/${node.pid}/fd`).length;
   // What holding costs in CPU with nothing happening: heartbeats and the SDK's SSE keep-alives.
+  // `--set cpuprof=1`: a CPU profile of the node over that window.
+  const profile =
+    ctx.overrides.cpuprof === 1 ? join(tmpdir(), `hitl-bench-parked-${Date.now()}.cpuprofile`) : undefined;
+  if (profile) await ask({ op: 'profile-start' });
   const cpuBefore = cpuSeconds(node.pid);
   await sleep(cpuWindowMs);
   const parkedCpu = (cpuSeconds(node.pid) - cpuBefore) / (cpuWindowMs / 1000);
+  if (profile) {
+    await ask({ op: 'profile-stop', file: profile });
+    ctx.log(`CPU profile of the parked node: ${profile}`);
+  }
   if (snapshot) await ask({ op: 'snapshot', file: `${snapshot}-parked.heapsnapshot` });
   ctx.log(
     `parked: RSS ${(full.rss / MB).toFixed(1)} MB (${(rssNoGc / MB).toFixed(1)} MB before GC), ${fds} fds`,

@@ -9,6 +9,18 @@ interface Row {
 /** Full sweeps run at most this often (store clock); reads check each row's expiry exactly anyway. */
 const SWEEP_EVERY_MS = 60_000;
 
+/** The deadlines the timers' sweeps ask for, twice a second. */
+export type DueKind = 'service' | 'escalation';
+
+/** When an inquiry is due for each kind; undefined when it is not (ended, or nothing planned). */
+const dueAt: Record<DueKind, (inquiry: Inquiry) => number | undefined> = {
+  service: (inquiry) => (inquiry.status === 'pending' ? inquiry.deadlines.serviceAt : undefined),
+  escalation: ({ status, escalation }) =>
+    status === 'pending' && escalation !== undefined && escalation.escalatedAt === undefined
+      ? escalation.at
+      : undefined,
+};
+
 /**
  * The memory store's tables: rows by id, the idempotency index and each user's pending ids, with
  * retention. Expired rows vanish on access (exact) and in periodic sweeps (to free memory).
@@ -18,6 +30,11 @@ export class MemoryRows {
   /** `[userId, idempotencyKey]` as JSON → inquiry id. */
   private readonly byKey = new Map<string, string>();
   private readonly pendingByUser = new Map<string, Set<string>>();
+  /**
+   * Per kind, a time no pending inquiry is due before: a sweep before it answers at once instead of
+   * reading every row (a held call's inquiry is in the table for as long as it is held).
+   */
+  private readonly earliest: Record<DueKind, number> = { service: Infinity, escalation: Infinity };
   private nextSweepAt = 0;
 
   constructor(
@@ -39,14 +56,34 @@ export class MemoryRows {
     return inquiryId === undefined ? undefined : this.get(inquiryId);
   }
 
-  /** Live inquiries, in no particular order. */
-  all(): Inquiry[] {
-    const live: Inquiry[] = [];
-    for (const { inquiry } of [...this.rows.values()]) {
-      const current = this.get(inquiry.inquiryId);
-      if (current) live.push(current);
+  /**
+   * Live inquiries that pass `test`, in no particular order: one pass over the rows with no copy of
+   * them (the deadline sweeps call this twice a second with every held inquiry in the table).
+   */
+  where(test: (inquiry: Inquiry) => boolean): Inquiry[] {
+    const now = this.now();
+    const found: Inquiry[] = [];
+    for (const row of this.rows.values()) {
+      if (now >= row.expiresAt) this.drop(row.inquiry);
+      else if (test(row.inquiry)) found.push(row.inquiry);
     }
-    return live;
+    return found;
+  }
+
+  /** Live inquiries due for `kind` at `now`, in no particular order. */
+  due(kind: DueKind, now: number): Inquiry[] {
+    if (now < this.earliest[kind]) return [];
+    const at = dueAt[kind];
+    // The earliest time of any pending one, found ones included: they stay due until they end.
+    let earliest = Infinity;
+    const found = this.where((inquiry) => {
+      const time = at(inquiry);
+      if (time === undefined) return false;
+      if (time < earliest) earliest = time;
+      return time <= now;
+    });
+    this.earliest[kind] = earliest;
+    return found;
   }
 
   /** Ids of the live pending inquiries this user asked or is asked. */
@@ -62,6 +99,7 @@ export class MemoryRows {
       this.byKey.set(indexKey(inquiry.userId, inquiry.idempotencyKey), inquiry.inquiryId);
     }
     this.indexPending(inquiry);
+    this.noteDue(inquiry);
   }
 
   /**
@@ -72,6 +110,7 @@ export class MemoryRows {
     const row = this.rows.get(inquiry.inquiryId);
     if (!row) return;
     row.inquiry = inquiry;
+    this.noteDue(inquiry);
     if (inquiry.status === 'pending') this.indexPending(inquiry);
     else {
       row.expiresAt = this.now() + this.retentionMs;
@@ -93,6 +132,13 @@ export class MemoryRows {
     if (inquiry.idempotencyKey === undefined) return;
     const key = indexKey(inquiry.userId, inquiry.idempotencyKey);
     if (this.byKey.get(key) === inquiry.inquiryId) this.byKey.delete(key);
+  }
+
+  private noteDue(inquiry: Inquiry): void {
+    for (const kind of ['service', 'escalation'] as const) {
+      const time = dueAt[kind](inquiry);
+      if (time !== undefined && time < this.earliest[kind]) this.earliest[kind] = time;
+    }
   }
 
   private indexPending(inquiry: Inquiry): void {

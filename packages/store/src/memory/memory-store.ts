@@ -78,8 +78,7 @@ export class MemoryInquiryStore implements InquiryStore {
     this.rows.sweep();
     const { userId, status, limit, cursor } = options;
     const matches = this.rows
-      .all()
-      .filter(
+      .where(
         (inquiry) =>
           (userId === undefined || isAddressedTo(inquiry, userId)) &&
           (status === 'all' || inquiry.status === 'pending') &&
@@ -107,7 +106,7 @@ export class MemoryInquiryStore implements InquiryStore {
   }
 
   async countAllPending(): Promise<number> {
-    return this.rows.all().filter((inquiry) => inquiry.status === 'pending').length;
+    return this.rows.where((inquiry) => inquiry.status === 'pending').length;
   }
 
   async resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult> {
@@ -143,11 +142,7 @@ export class MemoryInquiryStore implements InquiryStore {
 
   async listDueEscalations(now: number, limit: number): Promise<string[]> {
     return this.rows
-      .all()
-      .filter(
-        ({ status, escalation }) =>
-          status === 'pending' && escalation && escalation.escalatedAt === undefined && escalation.at <= now,
-      )
+      .due('escalation', now)
       .sort(
         (a, b) => (a.escalation?.at ?? 0) - (b.escalation?.at ?? 0) || (a.inquiryId < b.inquiryId ? -1 : 1),
       )
@@ -171,8 +166,7 @@ export class MemoryInquiryStore implements InquiryStore {
 
   async listDue(now: number, limit: number): Promise<string[]> {
     return this.rows
-      .all()
-      .filter((inquiry) => inquiry.status === 'pending' && inquiry.deadlines.serviceAt <= now)
+      .due('service', now)
       .sort((a, b) => a.deadlines.serviceAt - b.deadlines.serviceAt || (a.inquiryId < b.inquiryId ? -1 : 1))
       .slice(0, limit)
       .map((inquiry) => inquiry.inquiryId);

@@ -122,6 +122,23 @@ export function listContract(open: MakeStore): void {
       expect(await store.listDue(now - 2000, 10)).toEqual([older.inquiryId]);
       expect(await store.listDue(now + 120_000, 10)).toHaveLength(3);
     });
+
+    it('finds an inquiry created already due after a sweep that found nothing', async () => {
+      const { store } = await open();
+      const now = Date.now();
+      const deadlines = (ago: number) => ({
+        deviceAt: now - ago - 1000,
+        serviceAt: now - ago,
+        clientAt: now + 60_000,
+      });
+      await createNew(store, { deadlines: deadlines(-60_000) });
+      expect(await store.listDue(now, 10)).toEqual([]);
+      const late = await createNew(store, { deadlines: deadlines(1000) });
+      expect(await store.listDue(now, 10)).toEqual([late.inquiryId]);
+      expect(await store.listDue(now, 10)).toEqual([late.inquiryId]);
+      await store.resolve(late.inquiryId, timedOut());
+      expect(await store.listDue(now, 10)).toEqual([]);
+    });
   });
 
   describe('ping', () => {
