@@ -56,8 +56,10 @@ export class InquiryRows {
     this.pendingOfAll = db.prepare(
       "SELECT count(*) AS n FROM inquiries WHERE status = 'pending' AND expires_at > ?",
     );
+    // The sweeps run twice a second: each reads only the due end of its index (left to itself the
+    // planner walked every pending row through `inquiries_by_status`, ~5 ms at 10,000 pending).
     this.due = db.prepare(
-      `SELECT inquiry_id AS id FROM inquiries
+      `SELECT inquiry_id AS id FROM inquiries INDEXED BY inquiries_due
        WHERE status = 'pending' AND service_at <= ? AND expires_at > ?
        ORDER BY service_at, inquiry_id LIMIT ?`,
     );
@@ -88,7 +90,8 @@ export class InquiryRows {
     );
     this.dropEscalation = db.prepare('DELETE FROM inquiry_escalations WHERE inquiry_id = ?');
     this.dueEscalations = db.prepare(
-      `SELECT e.inquiry_id AS id FROM inquiry_escalations e JOIN inquiries i ON i.inquiry_id = e.inquiry_id
+      `SELECT e.inquiry_id AS id
+       FROM inquiry_escalations e INDEXED BY inquiry_escalations_due CROSS JOIN inquiries i ON i.inquiry_id = e.inquiry_id
        WHERE e.due_at <= ? AND i.status = 'pending' AND i.expires_at > ?
        ORDER BY e.due_at, e.inquiry_id LIMIT ?`,
     );
