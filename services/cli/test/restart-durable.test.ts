@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,8 +6,15 @@ import { connectDevice, type TestDevice } from '@hitl/inquiry/testing';
 import type { Inquiry, InquiryResult } from '@hitl/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually, mcpClient, type NodeProcess, sleep, spawnNode, token } from './node-process.js';
+import { call, claim, makePairing } from './pairing-helpers.js';
 
 const structured = (r: unknown) => (r as { structuredContent: InquiryResult }).structuredContent;
+
+/** A browser's push subscription keys: a P-256 public key and a 16-byte auth secret. */
+function pushKeys() {
+  const ecdh = createECDH('prime256v1');
+  return { p256dh: ecdh.generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+}
 
 /** Long tiers: only the inquiries given a short `timeoutMs` reach their deadline during the test. */
 const TIERS = {
@@ -37,11 +45,25 @@ describe('the embedded SQLite store across kill -9 (real processes, one state di
     rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it('keeps pending, answered and due inquiries, their keys and deadlines; a second node on the dir refuses', async () => {
+  it('keeps inquiries, keys, deadlines, push subscriptions and paired devices; a second node on the dir refuses', async () => {
     const user = 'durable';
     const first = await start();
     const phone = await device(first.url, user);
     const agent = await mcpClient(first.url, user);
+    // Kept in the same file, made through their REST routes: a push subscription, a device paired with a
+    // code, and a code not yet claimed. A user of their own, with no inquiries: nothing is pushed to the
+    // made-up endpoint.
+    const laptop = await token('durable-kit', 'device', 'laptop');
+    const endpoint = 'https://push.example.invalid/durable-kit';
+    const subscribed = await call('POST', `${first.url}/api/push/subscriptions`, {
+      token: laptop,
+      body: { endpoint, keys: pushKeys(), deviceName: 'laptop' },
+    });
+    expect(subscribed.status).toBe(201);
+    const paired = await claim(first.url, (await makePairing(first.url, laptop)).code, 'tablet');
+    expect(paired.status).toBe(200);
+    const tablet = paired.body.token as string;
+    const unclaimed = await makePairing(first.url, laptop);
     const ask = (idempotencyKey: string, extra: Record<string, unknown> = {}) =>
       agent.callTool({
         name: 'send_inquiry',
@@ -100,6 +122,46 @@ describe('the embedded SQLite store across kill -9 (real processes, one state di
       answer: 'early',
     });
     expect(await read(ackedId)).toMatchObject({ status: 'answered', answer: 'just in time' });
+    // The answer acknowledged just before the kill, through get_inquiry by its id.
+    expect(
+      structured(await agent2.callTool({ name: 'get_inquiry', arguments: { inquiryId: ackedId } })),
+    ).toMatchObject({
+      inquiryId: ackedId,
+      status: 'answered',
+      answer: 'just in time',
+      resolvedBy: { kind: 'human', deviceName: 'phone' },
+    });
+    // The user reads their own answers over REST with their own token; another user's token finds none.
+    const own = await token(user, 'device');
+    for (const [inquiryId, answer] of [
+      [collectedId, 'early'],
+      [ackedId, 'just in time'],
+    ] as const) {
+      expect(await call('GET', `${second.url}/api/inquiries/${inquiryId}`, { token: own })).toMatchObject({
+        status: 200,
+        body: { inquiryId, userId: user, status: 'answered', answer },
+      });
+    }
+    const stranger = await token('durable-stranger', 'device');
+    expect((await call('GET', `${second.url}/api/inquiries/${ackedId}`, { token: stranger })).status).toBe(
+      404,
+    );
+    // The push subscription and both device records are there; the tablet's token, paired before the
+    // kill, still works; the code made before the kill still pairs once.
+    expect(await call('GET', `${second.url}/api/push/subscriptions`, { token: laptop })).toMatchObject({
+      status: 200,
+      body: { items: [{ id: subscribed.body.id, endpoint, deviceName: 'laptop' }] },
+    });
+    const devicesSeen = await call('GET', `${second.url}/api/devices`, { token: tablet });
+    expect(devicesSeen.status).toBe(200);
+    const records = devicesSeen.body.items as { deviceName: string; createdAt: number; current: boolean }[];
+    expect(records.map((d) => [d.deviceName, d.current]).sort()).toEqual([
+      ['laptop', false],
+      ['tablet', true],
+    ]);
+    for (const record of records) expect(record.createdAt).toBeLessThan(restartedAt);
+    expect((await claim(second.url, unclaimed.code, 'watch')).status).toBe(200);
+    expect((await claim(second.url, unclaimed.code, 'watch')).status).toBe(400);
     const retried = await agent2.callTool({
       name: 'send_inquiry',
       arguments: { question: 'acked', idempotencyKey: 'acked' },

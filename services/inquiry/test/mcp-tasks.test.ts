@@ -118,21 +118,22 @@ describe.each(STORE_KINDS)('MCP tasks (%s store)', (kind) => {
     );
   });
 
-  it("tasks/cancel cancels the inquiry, closes it on the device, and can't cancel twice", async () => {
+  it("tasks/cancel cancels the inquiry, closes it on every device, and can't cancel twice", async () => {
     const user = newUser();
-    const device = await t.device(user, 'desktop');
-    await device.synced;
+    const desktop = await t.device(user, 'desktop');
+    const phone = await t.device(user, 'phone');
+    await Promise.all([desktop.synced, phone.synced]);
     const client = await t.mcp(user);
     const { task } = await askAsTask(client, { question: 'Deploy now?' }, 60_000);
-    const pushed = await device.nextNew();
+    const pushed = await desktop.nextNew();
+    expect((await phone.nextNew()).inquiryId).toBe(pushed.inquiryId);
 
     const cancelled = await client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
-    expect(await device.nextResolved()).toMatchObject({
-      inquiryId: pushed.inquiryId,
-      status: 'cancelled',
-      resolvedBy: { kind: 'agent' },
-    });
+    // The prompt closes on both of the user's devices, not only on one of them.
+    const closed = { inquiryId: pushed.inquiryId, status: 'cancelled', resolvedBy: { kind: 'agent' } };
+    expect(await desktop.nextResolved()).toMatchObject(closed);
+    expect(await phone.nextResolved()).toMatchObject(closed);
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'cancelled' });
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result.structuredContent).toMatchObject({ status: 'cancelled', resolvedBy: { kind: 'agent' } });
