@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import type { InquiryResult } from '@hitl/protocol';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,26 @@ import { startTestNode, type TestDevice, type TestNode } from './harness.js';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const structured = (r: unknown) => (r as { structuredContent: InquiryResult }).structuredContent;
+
+/** A request with the `Host` header it is given (fetch cannot set one). */
+function rawRequest(
+  url: string,
+  method: 'GET' | 'POST',
+  host: string,
+  form?: URLSearchParams,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { host };
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(form?.toString());
+  });
+}
 
 describe('answer links (real node, SDK client, socket.io device)', () => {
   let t: TestNode;
@@ -126,6 +147,93 @@ describe('answer links (real node, SDK client, socket.io device)', () => {
       status: 'refused',
       resolvedBy: { kind: 'human' },
     });
+  });
+
+  it('refuses a foreign Host (DNS rebinding) on GET and POST as the device terminal does; loopback names pass', async () => {
+    const user = newUser();
+    const question = 'Rotate the signing key?';
+    const { call, shown } = await ask(user, { question, options: ['yes', 'no'] });
+    const token = await link(user, shown.inquiryId);
+    const { port } = new URL(t.url);
+    const url = `${t.url}/a/${token}`;
+    const form = new URLSearchParams([['response', 'yes']]);
+
+    const terminal = await rawRequest(`${t.url}/`, 'GET', 'evil.example');
+    expect(terminal.status).toBe(403);
+    for (const host of ['evil.example', `evil.example:${port}`, `attacker.localhost.evil.example:${port}`]) {
+      const page = await rawRequest(url, 'GET', host);
+      expect(page.status, host).toBe(terminal.status);
+      expect(page.body).not.toContain(question);
+      const posted = await rawRequest(url, 'POST', host, form);
+      expect(posted.status, host).toBe(403);
+    }
+    // Nothing was answered through the refused posts.
+    const read = await t.rest(`/api/inquiries/${shown.inquiryId}`, { token: await t.token(user, 'device') });
+    expect(((await read.json()) as { status: string }).status).toBe('pending');
+
+    // The loopback names the node answers to on any port work, as on the terminal.
+    const local = await rawRequest(url, 'GET', `localhost:${port}`);
+    expect(local.status).toBe(200);
+    expect(local.body).toContain(question);
+    const answered = await rawRequest(url, 'POST', `127.0.0.1:${port}`, form);
+    expect(answered.status).toBe(200);
+    expect(structured(await call)).toMatchObject({ status: 'answered', answer: 'yes' });
+  });
+
+  it('after a device answered, the link says so and who answered, and its POST is refused (first answer wins)', async () => {
+    const user = newUser();
+    const { call, shown, device } = await ask(user, {
+      question: 'Merge the branch?',
+      options: ['yes', 'no'],
+    });
+    const token = await link(user, shown.inquiryId);
+    expect(await device.emit('inquiry:answer', { inquiryId: shown.inquiryId, response: 'no' })).toMatchObject(
+      {
+        ok: true,
+      },
+    );
+    expect(structured(await call)).toMatchObject({
+      status: 'answered',
+      answer: 'no',
+      resolvedBy: { kind: 'human', deviceName: 'desk' },
+    });
+
+    const late = await post(token, [['response', 'yes']]);
+    expect(late.status).toBe(409);
+    const html = await late.text();
+    expect(html).toContain('Already answered');
+    expect(html).toContain('answered from desk');
+    expect(html).not.toContain('Your answer was sent');
+    const page = await open(token);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('answered from desk');
+    // The device's answer stands.
+    const read = await t.rest(`/api/inquiries/${shown.inquiryId}`, { token: await t.token(user, 'device') });
+    expect(await read.json()).toMatchObject({ status: 'answered', answer: 'no' });
+  });
+
+  it('a link and a device answering at once: exactly one wins, and the other is told who did', async () => {
+    const user = newUser();
+    const { call, shown } = await ask(user, { question: 'Who is first?' });
+    const token = await link(user, shown.inquiryId);
+    const [byLink, byDevice] = await Promise.all([
+      post(token, [['response', 'from the link']]),
+      t.rest(`/api/inquiries/${shown.inquiryId}/answer`, {
+        method: 'POST',
+        token: await t.token(user, 'device'),
+        headers: { 'x-device-name': 'phone' },
+        body: JSON.stringify({ response: 'from the phone' }),
+      }),
+    ]);
+    expect([byLink.status, byDevice.status].sort()).toEqual([200, 409]);
+    const result = structured(await call);
+    if (byLink.status === 200) {
+      expect(result).toMatchObject({ answer: 'from the link', resolvedBy: { deviceName: 'email link' } });
+      expect(await byDevice.json()).toMatchObject({ resolvedBy: { deviceName: 'email link' } });
+    } else {
+      expect(result).toMatchObject({ answer: 'from the phone', resolvedBy: { deviceName: 'phone' } });
+      expect(await byLink.text()).toContain('answered from phone');
+    }
   });
 
   it('refuses expired, forged, foreign and bearer-token links, and a cross-site Origin', async () => {

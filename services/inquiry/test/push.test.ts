@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { InquiryResult } from '@hitl/protocol';
+import type { Delivery, InquiryResult } from '@hitl/protocol';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type StoreKind, startTestNode, type TestNode } from './harness.js';
@@ -38,6 +38,28 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** What ops read for one inquiry (`GET /api/inquiries/:id/channels`): its push rows, oldest first. */
+async function pushRows(t: TestNode, inquiryId: string): Promise<Delivery[]> {
+  const response = await t.rest(`/api/inquiries/${inquiryId}/channels`, {
+    token: await t.token('ops-1', 'ops'),
+  });
+  expect(response.status).toBe(200);
+  const { items } = (await response.json()) as { items: Delivery[] };
+  return items.filter((d) => d.channel === 'push').reverse();
+}
+
+/** Waits until ops see the inquiry's push rows settle (none pending) and `count` of them, and returns them. */
+async function settledPushRows(t: TestNode, inquiryId: string, count: number): Promise<Delivery[]> {
+  let rows: Delivery[] = [];
+  await eventually(async () => {
+    rows = await pushRows(t, inquiryId);
+    return rows.length === count && rows.every((d) => d.status !== 'pending');
+  });
+  return rows;
+}
+
+const statuses = (d: Delivery | undefined) => d?.attempts.map((a) => a.status);
 
 describe.each<StoreKind>(['sqlite', 'redis'])(
   'Web Push from a %s node to a push service on loopback',
@@ -116,27 +138,42 @@ describe.each<StoreKind>(['sqlite', 'redis'])(
       expect(service.received).toHaveLength(2);
     });
 
-    it('a 410 deletes the subscription: it is not listed, and the resolution is not pushed there', async () => {
-      service = await startPushService();
-      service.replies.push({ status: 410 });
-      const user = newUser();
-      const device = await t.token(user, 'device');
-      await subscribe(t, device, `${service.origin}/send/gone`);
-      const agent = await t.mcp(user);
-      const call = agent.callTool({ name: 'send_inquiry', arguments: { question: 'Still there?' } });
-      await service.waitFor(1);
-      const listed = async () => {
-        const response = await t.rest('/api/push/subscriptions', { token: device });
-        return ((await response.json()) as { items: unknown[] }).items.length;
-      };
-      await eventually(async () => (await listed()) === 0);
-      const pending = await t.rest('/api/inquiries?status=pending', { token: device });
-      const [inquiry] = ((await pending.json()) as { items: { inquiryId: string }[] }).items;
-      await t.rest(`/api/inquiries/${inquiry?.inquiryId}/refuse`, { method: 'POST', token: device });
-      expect(structured(await call).status).toBe('refused');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(service.received).toHaveLength(1);
-    });
+    it.each([410, 404])(
+      'a %i deletes the subscription: it is not listed, the resolution is not pushed there, ops see it gone',
+      async (gone) => {
+        service = await startPushService();
+        service.replies.push({ status: gone });
+        const user = newUser();
+        const device = await t.token(user, 'device');
+        await subscribe(t, device, `${service.origin}/send/gone`);
+        const agent = await t.mcp(user);
+        const call = agent.callTool({ name: 'send_inquiry', arguments: { question: 'Still there?' } });
+        await service.waitFor(1);
+        const listed = async () => {
+          const response = await t.rest('/api/push/subscriptions', { token: device });
+          return ((await response.json()) as { items: unknown[] }).items.length;
+        };
+        await eventually(async () => (await listed()) === 0);
+        const pending = await t.rest('/api/inquiries?status=pending', { token: device });
+        const [inquiry] = ((await pending.json()) as { items: { inquiryId: string }[] }).items;
+        const inquiryId = inquiry?.inquiryId ?? '';
+        const [row] = await settledPushRows(t, inquiryId, 1);
+        expect(row).toMatchObject({
+          channel: 'push',
+          event: 'inquiry.created',
+          url: service.origin,
+          userId: user,
+          status: 'failed',
+          attempts: [{ status: gone, error: 'gone: subscription deleted' }],
+        });
+        await t.rest(`/api/inquiries/${inquiryId}/refuse`, { method: 'POST', token: device });
+        expect(structured(await call).status).toBe('refused');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(service.received).toHaveLength(1);
+        // No `resolved` row: with the subscription gone there was nobody to tell.
+        expect(await pushRows(t, inquiryId)).toHaveLength(1);
+      },
+    );
 
     it("revoking the device token that subscribed stops the pushes and removes its subscription; the user's other ones still get them", async () => {
       service = await startPushService();
@@ -184,6 +221,70 @@ describe.each<StoreKind>(['sqlite', 'redis'])(
       expect(metrics).toMatch(/hitl_push_total\{type="inquiry",result="retried"\} 1/);
       await t.rest(`/api/inquiries/${pushed.inquiryId}/refuse`, { method: 'POST', token: device });
       await call;
+    });
+
+    // After the 429 test: that one counts `retried` from zero on this node.
+    it('a 5xx is tried again after a backoff, then delivered; ops see both tries, then the resolution', async () => {
+      service = await startPushService();
+      service.replies.push({ status: 503 });
+      const user = newUser();
+      const device = await t.token(user, 'device');
+      const { keys } = await subscribe(t, device, `${service.origin}/send/flaky`);
+      const call = (await t.mcp(user)).callTool({ name: 'send_inquiry', arguments: { question: 'Flaky?' } });
+      const [failed, retried] = await service.waitFor(2);
+      if (!failed || !retried) throw new Error('expected two tries');
+      // The first backoff is 1 s with ±25 % jitter (no Retry-After was given).
+      expect(retried.at - failed.at).toBeGreaterThanOrEqual(700);
+      expect(retried.headers.topic).toBe(failed.headers.topic);
+      const pushed = decryptPush(retried.body, keys) as { type: string; inquiryId: string };
+      expect(pushed.type).toBe('inquiry');
+      const [created] = await settledPushRows(t, pushed.inquiryId, 1);
+      expect(created).toMatchObject({ event: 'inquiry.created', url: service.origin, status: 'delivered' });
+      expect(statuses(created)).toEqual([503, 201]);
+      expect(created?.attempts[0]?.error).toBeTruthy();
+
+      const answer = await t.rest(`/api/inquiries/${pushed.inquiryId}/answer`, {
+        method: 'POST',
+        token: device,
+        body: JSON.stringify({ response: 'steady' }),
+      });
+      expect(answer.status).toBe(200);
+      expect(structured(await call).status).toBe('answered');
+      await service.waitFor(3);
+      const [, resolved] = await settledPushRows(t, pushed.inquiryId, 2);
+      expect(resolved).toMatchObject({ event: 'inquiry.resolved', status: 'delivered' });
+      expect(statuses(resolved)).toEqual([201]);
+    });
+
+    it('a push the service keeps failing with 5xx ends as failed after its four tries; the subscription stays', async () => {
+      service = await startPushService();
+      // `Retry-After: 0` keeps the test short; the tries are counted the same as with the backoff.
+      const busy = { status: 502, headers: { 'Retry-After': '0' } };
+      service.replies.push(busy, busy, busy, busy);
+      const user = newUser();
+      const device = await t.token(user, 'device');
+      await subscribe(t, device, `${service.origin}/send/down`);
+      const call = (await t.mcp(user)).callTool({ name: 'send_inquiry', arguments: { question: 'Down?' } });
+      await service.waitFor(4);
+      const pending = await t.rest('/api/inquiries?status=pending', { token: device });
+      const [inquiry] = ((await pending.json()) as { items: { inquiryId: string }[] }).items;
+      const inquiryId = inquiry?.inquiryId ?? '';
+      const [row] = await settledPushRows(t, inquiryId, 1);
+      expect(row).toMatchObject({ event: 'inquiry.created', status: 'failed' });
+      expect(statuses(row)).toEqual([502, 502, 502, 502]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(service.received).toHaveLength(4);
+      const metrics = await (await fetch(`${t.url}/metrics`)).text();
+      expect(metrics).toMatch(/hitl_push_total\{type="inquiry",result="failed"\} [1-9]/);
+
+      // A failing service is not a gone subscription: the resolution is still pushed there.
+      const listed = await t.rest('/api/push/subscriptions', { token: device });
+      expect(((await listed.json()) as { items: unknown[] }).items).toHaveLength(1);
+      await t.rest(`/api/inquiries/${inquiryId}/refuse`, { method: 'POST', token: device });
+      expect(structured(await call).status).toBe('refused');
+      await service.waitFor(5);
+      const [, resolved] = await settledPushRows(t, inquiryId, 2);
+      expect(resolved).toMatchObject({ event: 'inquiry.resolved', status: 'delivered' });
     });
   },
 );

@@ -193,6 +193,24 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
     expect(byUrl('10.1.2.3')?.attempts[0]?.error).toMatch(/private address/);
     expect(byUrl('/hook', 'inquiry.resolved')?.status).toBe('delivered');
     expect(receiver.received.some((r) => r.body.includes('"private"'))).toBe(false);
+
+    // The inquiry's channels (the ops console's per-inquiry view) list the same webhook rows.
+    const channels = await t.rest(`/api/inquiries/${body.data.inquiry.inquiryId}/channels`, { token: ops });
+    expect(channels.status).toBe(200);
+    const rows = ((await channels.json()) as { items: Delivery[] }).items.filter(
+      (d) => d.channel === 'webhook',
+    );
+    const row = (fragment: string, event = 'inquiry.created') =>
+      rows.find((d) => d.url.includes(fragment) && d.event === event);
+    expect(rows).toHaveLength(4);
+    expect(row('/hook')).toMatchObject({ id: created[0]?.id, status: 'delivered' });
+    expect(row('/hook')?.attempts.map((a) => a.status)).toEqual([500, 500, 204]);
+    expect(row('/hook', 'inquiry.resolved')).toMatchObject({ id: resolved.id, status: 'delivered' });
+    expect(row('/hook', 'inquiry.resolved')?.attempts.map((a) => a.status)).toEqual([204]);
+    for (const refused of ['localhost', '10.1.2.3']) {
+      expect(row(refused)?.attempts[0]).toMatchObject({ error: expect.stringMatching(/private address/) });
+      expect(row(refused)?.attempts[0]?.status).toBeUndefined();
+    }
     const device = await t.token(user, 'device');
     expect((await t.rest('/api/webhooks/deliveries', { token: device })).status).toBe(403);
     expect((await t.rest('/api/webhooks/deliveries?limit=0', { token: ops })).status).toBe(400);

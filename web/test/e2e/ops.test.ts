@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createECDH, randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import type { Inquiry, Page as ListPage } from '@hitl/protocol';
 import type { Browser } from 'playwright-core';
@@ -16,12 +16,25 @@ import {
   structured,
   token,
 } from './harness';
+import { type PushReceiver, startPushReceiver } from './push-receiver';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
+
+/** A VAPID key pair as the node takes it from the environment (no state folder here). */
+function vapidEnv(): Record<string, string> {
+  const ecdh = createECDH('prime256v1');
+  const publicKey = ecdh.generateKeys().toString('base64url');
+  return {
+    HITL_VAPID_PUBLIC_KEY: publicKey,
+    HITL_VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
+    HITL_VAPID_SUBJECT: 'mailto:ops@example.com',
+  };
+}
 
 describe('ops console in headless Chromium', () => {
   let node: RunningNode;
   let browser: Browser;
+  let receiver: PushReceiver;
   const users = [newUser(), newUser()];
 
   /** Asks through MCP and settles through REST as a device would: answered, refused, device timeout. */
@@ -41,6 +54,10 @@ describe('ops console in headless Chromium', () => {
       pending = page.items.find((i) => i.question === question);
     }
     if (settle !== 'timeout') {
+      // A subscribed user's question is pushed before it is answered (else the push is not sent).
+      const { inquiryId } = pending;
+      if (user === users[1])
+        await receiver.next((p) => (p.json as { inquiryId?: string }).inquiryId === inquiryId);
       await new Promise((r) => setTimeout(r, 150));
       const path = `${node.url}/api/inquiries/${pending.inquiryId}/${settle}`;
       const body = settle === 'answer' ? JSON.stringify({ response: 'Blue, please' }) : undefined;
@@ -59,18 +76,36 @@ describe('ops console in headless Chromium', () => {
       HITL_DEVICE_TIMEOUT_MS: '1000',
       HITL_SERVICE_TIMEOUT_MS: '1500',
       HITL_CLIENT_TIMEOUT_MS: '10000',
+      ...vapidEnv(),
+      HITL_PUSH_ALLOW_HTTP_HOSTS: '127.0.0.1',
     });
     browser = await launchChromium();
-    await Promise.all([
+    // The second user's phone has Web Push on: the detail of their questions lists the pushes.
+    receiver = await startPushReceiver();
+    const subscribed = await fetch(`${node.url}/api/push/subscriptions`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${await token(node, users[1]!, 'device', 'Phone')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ ...receiver.subscription, expirationTime: null }),
+    });
+    expect(subscribed.status).toBe(201);
+    const [, , slot] = await Promise.all([
       seed(users[0]!, 'Which colour?', 'answer'),
       seed(users[0]!, 'Gift wrap?', 'refuse'),
       seed(users[1]!, 'Delivery slot?', 'answer'),
       seed(users[1]!, 'Anyone there?', 'timeout'),
     ]);
+    await receiver.next((p) => {
+      const push = p.json as { type?: string; inquiryId?: string };
+      return push.type === 'resolved' && push.inquiryId === slot?.inquiryId;
+    });
   });
   afterAll(async () => {
     await browser?.close();
     await node?.close();
+    await receiver?.close();
   });
 
   it('shows outcome and answer-time charts, the history with a detail view, and filters by user', async () => {
@@ -123,6 +158,22 @@ describe('ops console in headless Chromium', () => {
     await page.getByText(`4 inquiries`).waitFor({ state: 'detached' });
     await expect(rows.count()).resolves.toBe(2);
     await history.getByText('Time ran out (the service stopped waiting)').waitFor();
+
+    // This user's questions were pushed: the detail lists each push and what the push service said.
+    await history.getByRole('link', { name: 'Delivery slot?' }).click();
+    const pushed = page.getByRole('region', { name: /^Inquiry / });
+    await pushed.locator('.facts').getByText('Blue, please').waitFor();
+    const { origin } = new URL(receiver.subscription.endpoint);
+    const channel = (event: string) => pushed.locator('ul.channels > li', { hasText: event });
+    for (const event of ['inquiry.created', 'inquiry.resolved']) {
+      await channel(event).waitFor();
+      const text = await channel(event).textContent();
+      expect(text).toContain(`Push ${event} to ${origin}: delivered`);
+      expect(text).toContain('answered 201');
+    }
+    await expect(pushed.locator('ul.channels > li').count()).resolves.toBe(2);
+    await pushed.locator('.timeline').getByText(`sent by Push to ${origin}: delivered`).first().waitFor();
+    await pushed.getByRole('button', { name: 'Close' }).click();
 
     // The decision log: a table when the server offers one, a plain note until then.
     const decisions = await fetch(`${node.url}/api/decisions`, {
