@@ -1,4 +1,4 @@
-import { createECDH, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import type { Inquiry, Page as ListPage } from '@hitl/protocol';
 import type { Browser } from 'playwright-core';
@@ -16,20 +16,9 @@ import {
   structured,
   token,
 } from './harness';
-import { type PushReceiver, startPushReceiver } from './push-receiver';
+import { type PushReceiver, startPushReceiver, vapidEnv } from './push-receiver';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
-
-/** A VAPID key pair as the node takes it from the environment (no state folder here). */
-function vapidEnv(): Record<string, string> {
-  const ecdh = createECDH('prime256v1');
-  const publicKey = ecdh.generateKeys().toString('base64url');
-  return {
-    HITL_VAPID_PUBLIC_KEY: publicKey,
-    HITL_VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
-    HITL_VAPID_SUBJECT: 'mailto:ops@example.com',
-  };
-}
 
 describe('ops console in headless Chromium', () => {
   let node: RunningNode;

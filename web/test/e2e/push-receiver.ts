@@ -9,6 +9,17 @@ import type { AddressInfo } from 'node:net';
  * each message (RFC 8291 aes128gcm) with those keys. The test then hands the plaintext to the real
  * service worker through the DevTools protocol, which is what the browser does on a real push.
  */
+/** A fresh VAPID key pair as the node takes it from the environment (no state folder needed). */
+export function vapidEnv(): Record<string, string> {
+  const ecdh = createECDH('prime256v1');
+  const publicKey = ecdh.generateKeys().toString('base64url');
+  return {
+    HITL_VAPID_PUBLIC_KEY: publicKey,
+    HITL_VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
+    HITL_VAPID_SUBJECT: 'mailto:ops@example.com',
+  };
+}
+
 export interface ReceivedPush {
   headers: IncomingHttpHeaders;
   /** The decrypted payload. */

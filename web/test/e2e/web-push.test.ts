@@ -1,4 +1,4 @@
-import { createECDH, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import {
   structured,
   token,
 } from './harness';
-import { type PushReceiver, startPushReceiver } from './push-receiver';
+import { type PushReceiver, startPushReceiver, vapidEnv } from './push-receiver';
 import {
   clickNotification,
   notificationsIn,
@@ -39,17 +39,6 @@ import {
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const card = (page: Page, text: string) => page.locator('article', { hasText: text });
 const connected = (page: Page) => page.locator('[data-status="connected"]').waitFor();
-
-/** A VAPID key pair as the node takes it from the environment. */
-function vapidEnv(): Record<string, string> {
-  const ecdh = createECDH('prime256v1');
-  const publicKey = ecdh.generateKeys().toString('base64url');
-  return {
-    HITL_VAPID_PUBLIC_KEY: publicKey,
-    HITL_VAPID_PRIVATE_KEY: ecdh.getPrivateKey().toString('base64url'),
-    HITL_VAPID_SUBJECT: 'mailto:ops@example.com',
-  };
-}
 
 type PushJson = { type: string; inquiryId: string; [k: string]: unknown };
 const json = (push: { json: unknown }) => push.json as PushJson;
