@@ -133,23 +133,28 @@ describe('the demo against a live node, a scripted phone answering', () => {
       const user = newUser();
       const device = await scriptedDevice(live, user, () => ({ ignore: true }));
       const controller = new AbortController();
-      const run = await runDemo(['--style', style, '--user', user], live.env, {
-        signal: controller.signal,
-        onStdout: (text) => {
-          if (text.includes('waiting for an answer')) controller.abort(new Error('the customer left'));
-        },
-      });
-      device.close();
-      expect(run.code).toBe(130);
-      expect(run.stdout).toContain('■ the question was cancelled before anyone answered');
-      expect(run.stdout).toContain('Assistant stopped: the question was cancelled');
-      expect(run.stdout).not.toContain('Recommendations:');
-      expect(device.seen).toHaveLength(1);
-      await expect
-        .poll(() => device.resolved)
-        .toEqual([
-          { inquiryId: device.seen[0]?.inquiryId, status: 'cancelled', resolvedBy: { kind: 'agent' } },
-        ]);
+      try {
+        const run = await runDemo(['--style', style, '--user', user], live.env, {
+          signal: controller.signal,
+          onStdout: (text) => {
+            if (text.includes('waiting for an answer')) controller.abort(new Error('the customer left'));
+          },
+        });
+        expect(run.code).toBe(130);
+        expect(run.stdout).toContain('■ the question was cancelled before anyone answered');
+        expect(run.stdout).toContain('Assistant stopped: the question was cancelled');
+        expect(run.stdout).not.toContain('Recommendations:');
+        expect(device.seen).toHaveLength(1);
+        // The device stays connected until the close reaches it: the demo exits as soon as it has
+        // sent the cancel, and the node tells devices once the cancel is on disk, a moment later.
+        await expect
+          .poll(() => device.resolved)
+          .toEqual([
+            { inquiryId: device.seen[0]?.inquiryId, status: 'cancelled', resolvedBy: { kind: 'agent' } },
+          ]);
+      } finally {
+        device.close();
+      }
     });
   }
 
