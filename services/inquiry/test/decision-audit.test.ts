@@ -1,5 +1,5 @@
 import type { DecisionRecord, DecisionSummary, Inquiry, Page } from '@hitl/protocol';
-import { eventually } from '@hitl/store/testing';
+import { eventually, sleep } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, deviceTimesOut, newUser, refuse, SHORT_TIERS, serviceTimesOut } from './decision-helpers.js';
 import { body, STORE_KINDS, startTestNode, type TestNode } from './harness.js';
@@ -24,7 +24,10 @@ describe.each(STORE_KINDS)('the decision audit log (%s store)', (kind) => {
     await answered.device.emit('inquiry:answer', { inquiryId: answered.pushed.inquiryId, response: 'M' });
     await answered.result;
     await refuse(t, { question: 'Gift wrap?' });
-    secondBatch = Date.now();
+    // The first batch resolved at or before now (possibly within this millisecond): the second
+    // batch starts a millisecond later, so a `since` between them splits them exactly.
+    secondBatch = Date.now() + 1;
+    await sleep(2);
     // Bob and others: a decision, a device timeout, a service timeout (fail closed), a cancel.
     const bobRefuses = ask(
       t,
