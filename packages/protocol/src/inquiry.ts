@@ -190,6 +190,14 @@ export function audienceOf(inquiry: AddressedFields): string[] {
   return [...new Set([...base, ...escalation.users])];
 }
 
+/**
+ * The asker's user and every user the inquiry is addressed to (repeats removed): whom a pending
+ * inquiry counts against in the per-user pending cap.
+ */
+export function involvedUsers(inquiry: AddressedFields): Set<string> {
+  return new Set([inquiry.userId, ...audienceOf(inquiry)]);
+}
+
 /** True when `userId` is one of the users the inquiry is addressed to. */
 export function isAddressedTo(inquiry: AddressedFields, userId: string): boolean {
   return audienceOf(inquiry).includes(userId);

@@ -1,4 +1,4 @@
-import { audienceOf, type Inquiry } from '@hitl/protocol';
+import { type Inquiry, involvedUsers } from '@hitl/protocol';
 
 interface Row {
   inquiry: Inquiry;
@@ -142,7 +142,7 @@ export class MemoryRows {
   }
 
   private indexPending(inquiry: Inquiry): void {
-    for (const userId of involved(inquiry)) {
+    for (const userId of involvedUsers(inquiry)) {
       let pending = this.pendingByUser.get(userId);
       if (!pending) {
         pending = new Set();
@@ -153,17 +153,12 @@ export class MemoryRows {
   }
 
   private forgetPending(inquiry: Inquiry): void {
-    for (const userId of involved(inquiry)) {
+    for (const userId of involvedUsers(inquiry)) {
       const pending = this.pendingByUser.get(userId);
       pending?.delete(inquiry.inquiryId);
       if (pending?.size === 0) this.pendingByUser.delete(userId);
     }
   }
-}
-
-/** The asker's user and every user the inquiry is addressed to. */
-function involved(inquiry: Inquiry): Set<string> {
-  return new Set([inquiry.userId, ...audienceOf(inquiry)]);
 }
 
 function indexKey(userId: string, idempotencyKey: string): string {

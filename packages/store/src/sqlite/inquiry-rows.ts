@@ -1,4 +1,4 @@
-import { audienceOf, type Inquiry } from '@hitl/protocol';
+import { audienceOf, type Inquiry, involvedUsers } from '@hitl/protocol';
 import type { ListOptions } from '../store.js';
 import type { SqliteDatabase, SqliteStatement as Statement } from './state-database.js';
 
@@ -130,7 +130,7 @@ export class InquiryRows {
   /** Lists the inquiry for every user it is addressed to (again after an escalation added some). */
   addMembers(inquiry: Inquiry): void {
     for (const userId of new Set(audienceOf(inquiry))) this.insertMember.run(userId, inquiry.inquiryId);
-    for (const userId of countedUsers(inquiry)) this.insertPendingUser.run(userId, inquiry.inquiryId);
+    for (const userId of involvedUsers(inquiry)) this.insertPendingUser.run(userId, inquiry.inquiryId);
   }
 
   /** Forgets the inquiry's planned escalation (it happened, or the inquiry ended). */
@@ -152,7 +152,7 @@ export class InquiryRows {
       now,
     );
     if (result.changes !== 1) return false;
-    for (const userId of countedUsers(inquiry)) this.dropPendingUser.run(userId, inquiry.inquiryId);
+    for (const userId of involvedUsers(inquiry)) this.dropPendingUser.run(userId, inquiry.inquiryId);
     return true;
   }
 
@@ -205,11 +205,6 @@ export class InquiryRows {
     }
     return dropped;
   }
-}
-
-/** Whom a pending inquiry counts against in the per-user cap: its asker and everyone it is addressed to. */
-function countedUsers(inquiry: Inquiry): Set<string> {
-  return new Set([inquiry.userId, ...audienceOf(inquiry)]);
 }
 
 function parse(row: unknown): Inquiry | undefined {
