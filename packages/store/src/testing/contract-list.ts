@@ -107,11 +107,7 @@ export function listContract(open: MakeStore): void {
     it('lists pending inquiries past their service deadline, earliest first', async () => {
       const { store } = await open();
       const now = Date.now();
-      const due = (ago: number) => ({
-        deviceAt: now - ago - 1000,
-        serviceAt: now - ago,
-        clientAt: now + 60_000,
-      });
+      const due = (ago: number) => serviceDueAgo(now, ago);
       const older = await createNew(store, { deadlines: due(3000) });
       const newer = await createNew(store, { deadlines: due(1000) });
       const ended = await createNew(store, { deadlines: due(2000) });
@@ -126,11 +122,7 @@ export function listContract(open: MakeStore): void {
     it('finds an inquiry created already due after a sweep that found nothing', async () => {
       const { store } = await open();
       const now = Date.now();
-      const deadlines = (ago: number) => ({
-        deviceAt: now - ago - 1000,
-        serviceAt: now - ago,
-        clientAt: now + 60_000,
-      });
+      const deadlines = (ago: number) => serviceDueAgo(now, ago);
       await createNew(store, { deadlines: deadlines(-60_000) });
       expect(await store.listDue(now, 10)).toEqual([]);
       const late = await createNew(store, { deadlines: deadlines(1000) });
@@ -165,4 +157,9 @@ async function readAll(
     cursor = page.nextCursor;
   }
   throw new Error('cursor never ended');
+}
+
+/** Deadlines whose service deadline was `ago` ms before `now` (negative: still to come). */
+function serviceDueAgo(now: number, ago: number) {
+  return { deviceAt: now - ago - 1000, serviceAt: now - ago, clientAt: now + 60_000 };
 }
