@@ -1,4 +1,5 @@
 import { type Inquiry, isAddressedTo, type Page, type Resolution, type Vote } from '@hitl/protocol';
+import { CallRefs } from '../call-refs.js';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
 import { withResolution } from '../resolution.js';
@@ -41,10 +42,11 @@ export class MemoryInquiryStore implements InquiryStore {
   private readonly rows: MemoryRows;
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
-  private readonly calls = new Map<string, { inquiryId: string; expiresAt: number }>();
+  private readonly calls: CallRefs;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.calls = new CallRefs(this.now);
     this.rows = new MemoryRows(options.retentionMs ?? DEFAULT_RETENTION_MS, this.now);
   }
 
@@ -95,14 +97,11 @@ export class MemoryInquiryStore implements InquiryStore {
   }
 
   async rememberCall(callKey: string, inquiryId: string, ttlMs: number): Promise<void> {
-    const now = this.now();
-    for (const [key, call] of this.calls) if (call.expiresAt <= now) this.calls.delete(key);
-    this.calls.set(callKey, { inquiryId, expiresAt: now + ttlMs });
+    this.calls.remember(callKey, inquiryId, ttlMs);
   }
 
   async recallCall(callKey: string): Promise<string | null> {
-    const call = this.calls.get(callKey);
-    return call && call.expiresAt > this.now() ? call.inquiryId : null;
+    return this.calls.recall(callKey);
   }
 
   async countAllPending(): Promise<number> {

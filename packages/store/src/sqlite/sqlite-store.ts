@@ -1,4 +1,5 @@
 import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
+import { CallRefs } from '../call-refs.js';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
 import { withResolution } from '../resolution.js';
@@ -49,12 +50,13 @@ export class SqliteInquiryStore implements InquiryStore {
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
   /** Call references live only as long as the calls they name, which end with this process. */
-  private readonly calls = new Map<string, { inquiryId: string; expiresAt: number }>();
+  private readonly calls: CallRefs;
   private nextSweepAt = 0;
   private closed = false;
 
   constructor(options: SqliteStoreOptions) {
     this.now = options.now ?? Date.now;
+    this.calls = new CallRefs(this.now);
     this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.ownsDatabase = !('database' in options);
     this.database = 'database' in options ? options.database : openStateDatabase(options.path);
@@ -169,8 +171,14 @@ export class SqliteInquiryStore implements InquiryStore {
 
   /** Writes an ended inquiry, syncs it to disk, and tells waiters and listeners; false when it had ended. */
   private async end(resolved: Inquiry, now: number): Promise<boolean> {
-    if (!this.rows.end(resolved, now + this.retentionMs, now)) return false;
-    this.rows.forgetEscalation(resolved.inquiryId);
+    // One commit for the row and its index rows (each statement on its own would commit, and write
+    // the WAL, by itself).
+    const ended = this.database.db.transaction((): boolean => {
+      if (!this.rows.end(resolved, now + this.retentionMs, now)) return false;
+      this.rows.forgetEscalation(resolved.inquiryId);
+      return true;
+    })();
+    if (!ended) return false;
     // On disk before anyone hears of it: an acknowledged answer survives even a power loss.
     await this.database.syncWal();
     this.announce(resolved);
@@ -204,14 +212,11 @@ export class SqliteInquiryStore implements InquiryStore {
   }
 
   async rememberCall(callKey: string, inquiryId: string, ttlMs: number): Promise<void> {
-    const now = this.now();
-    for (const [key, call] of this.calls) if (call.expiresAt <= now) this.calls.delete(key);
-    this.calls.set(callKey, { inquiryId, expiresAt: now + ttlMs });
+    this.calls.remember(callKey, inquiryId, ttlMs);
   }
 
   async recallCall(callKey: string): Promise<string | null> {
-    const call = this.calls.get(callKey);
-    return call && call.expiresAt > this.now() ? call.inquiryId : null;
+    return this.calls.recall(callKey);
   }
 
   async ping(_timeoutMs: number): Promise<void> {
