@@ -42,6 +42,7 @@ export {
   inquiryDatabasePath,
   openStateDatabase,
   type SqliteDatabase,
+  type SqliteStatement,
   type StateDatabase,
   type StateHolder,
   StateLockedError,

@@ -4,7 +4,7 @@ import {
   type ListDecisionsQuery,
   type Page,
 } from '@hitl/protocol';
-import { migrate, type SqliteDatabase } from '@hitl/store';
+import { migrate, type SqliteDatabase, type SqliteStatement } from '@hitl/store';
 import { type DecisionLog, type NewDecisionRecord, RECORD_ID } from './decision-log.js';
 
 export interface SqliteDecisionLogOptions {
@@ -36,17 +36,26 @@ const SCAN_CAP = 5000;
 
 /**
  * The embedded node's durable audit log: a table in the node's SQLite state file, so the log
- * survives restarts. Each append is committed (fsynced) before it returns.
+ * survives restarts. Appends are written together, in one transaction, once the current turn of the
+ * event loop is over (`setImmediate`): an answer's resumed call and its device's ack go out first, and
+ * a burst of resolutions costs one commit. `append` resolves once its record is committed; every
+ * read writes what is queued first, so a read sees every append made before it.
  */
 export class SqliteDecisionLog implements DecisionLog {
   private readonly db: SqliteDatabase;
+  private readonly insert: SqliteStatement;
   private lastMs = 0;
   private seq = 0;
   private count: number;
+  private queued: { row: unknown[]; done: () => void; failed: (error: unknown) => void }[] = [];
+  private flushing: ReturnType<typeof setImmediate> | undefined;
 
   constructor(private readonly options: SqliteDecisionLogOptions) {
     this.db = options.db;
     migrate(this.db, 'decisions', 1, SCHEMA);
+    this.insert = this.db.prepare(
+      'INSERT INTO decisions (ms, seq, at, user_id, outcome, strategy, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     const top = this.db.prepare('SELECT ms, seq FROM decisions ORDER BY ms DESC, seq DESC LIMIT 1').get() as
       | { ms: number; seq: number }
       | undefined;
@@ -57,30 +66,49 @@ export class SqliteDecisionLog implements DecisionLog {
     this.count = Number((this.db.prepare('SELECT count(*) AS n FROM decisions').get() as { n: number }).n);
   }
 
-  async append(record: NewDecisionRecord): Promise<DecisionRecord> {
+  append(record: NewDecisionRecord): Promise<DecisionRecord> {
     const ms = Math.max((this.options.now ?? Date.now)(), this.lastMs);
     this.seq = ms === this.lastMs ? this.seq + 1 : 0;
     this.lastMs = ms;
-    this.db
-      .prepare(
-        'INSERT INTO decisions (ms, seq, at, user_id, outcome, strategy, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        ms,
-        this.seq,
-        record.at,
-        record.userId,
-        record.outcome,
-        record.strategy ?? null,
-        JSON.stringify(record),
-      );
-    this.count++;
+    const row = [
+      ms,
+      this.seq,
+      record.at,
+      record.userId,
+      record.outcome,
+      record.strategy ?? null,
+      JSON.stringify(record),
+    ];
+    const appended: DecisionRecord = { id: `${ms}-${this.seq}`, ...record };
+    return new Promise((resolve, reject) => {
+      this.queued.push({ row, done: () => resolve(appended), failed: reject });
+      this.flushing ??= setImmediate(() => this.flush());
+    });
+  }
+
+  /** Commits every queued append in one transaction (a failure fails each of them). */
+  private flush(): void {
+    clearImmediate(this.flushing);
+    this.flushing = undefined;
+    const batch = this.queued;
+    if (batch.length === 0) return;
+    this.queued = [];
+    try {
+      this.db.transaction(() => {
+        for (const { row } of batch) this.insert.run(...row);
+      })();
+    } catch (error) {
+      for (const append of batch) append.failed(error);
+      return;
+    }
+    this.count += batch.length;
     if (this.count > this.options.max + Math.ceil(this.options.max / 10)) this.trim();
-    return { id: `${ms}-${this.seq}`, ...record };
+    for (const append of batch) append.done();
   }
 
   async get(id: string): Promise<DecisionRecord | null> {
     if (!RECORD_ID.test(id)) return null;
+    this.flush();
     const [ms, seq] = id.split('-').map(Number);
     return decode(
       this.db.prepare('SELECT ms, seq, body FROM decisions WHERE ms = ? AND seq = ?').get(ms, seq),
@@ -88,6 +116,7 @@ export class SqliteDecisionLog implements DecisionLog {
   }
 
   async list(query: ListDecisionsQuery): Promise<Page<DecisionRecord>> {
+    this.flush();
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.cursor !== undefined && RECORD_ID.test(query.cursor)) {
@@ -117,6 +146,7 @@ export class SqliteDecisionLog implements DecisionLog {
   }
 
   async since(since: number, max: number): Promise<DecisionRecord[]> {
+    this.flush();
     const rows = this.db
       .prepare('SELECT ms, seq, body FROM decisions WHERE at >= ? ORDER BY ms DESC, seq DESC LIMIT ?')
       .all(since, max);

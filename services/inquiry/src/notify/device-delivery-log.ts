@@ -1,5 +1,5 @@
 import { type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
-import type { SqliteDatabase } from '@hitl/store';
+import type { SqliteDatabase, SqliteStatement } from '@hitl/store';
 import { migrate } from '@hitl/store';
 import type { Redis } from 'ioredis';
 
@@ -60,34 +60,41 @@ CREATE INDEX IF NOT EXISTS device_deliveries_by_inquiry ON device_deliveries (in
 
 /** The embedded node's: a table in its state file, trimmed per inquiry and to `maxRows` in all. */
 export class SqliteDeviceDeliveryLog implements DeviceDeliveryLog {
+  private readonly insert: SqliteStatement;
+  private readonly trimInquiry: SqliteStatement;
+  private readonly trimAll: SqliteStatement;
+  private readonly newestOf: SqliteStatement;
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly maxRows = 100_000,
   ) {
     migrate(db, 'device_deliveries', 1, SCHEMA);
-  }
-
-  async add(entries: readonly DeviceDelivery[]): Promise<void> {
-    const insert = this.db.prepare('INSERT INTO device_deliveries (inquiry_id, body) VALUES (?, ?)');
-    const trim = this.db.prepare(
+    this.insert = db.prepare('INSERT INTO device_deliveries (inquiry_id, body) VALUES (?, ?)');
+    this.trimInquiry = db.prepare(
       `DELETE FROM device_deliveries WHERE inquiry_id = ? AND seq NOT IN
          (SELECT seq FROM device_deliveries WHERE inquiry_id = ? ORDER BY seq DESC LIMIT ${MAX_DEVICE_DELIVERIES})`,
     );
+    this.trimAll = db.prepare(
+      'DELETE FROM device_deliveries WHERE seq <= (SELECT MAX(seq) FROM device_deliveries) - ?',
+    );
+    this.newestOf = db.prepare(
+      'SELECT body FROM device_deliveries WHERE inquiry_id = ? ORDER BY seq DESC LIMIT ?',
+    );
+  }
+
+  async add(entries: readonly DeviceDelivery[]): Promise<void> {
     this.db.transaction(() => {
       for (const [inquiryId, added] of byInquiry(entries)) {
-        for (const entry of added) insert.run(inquiryId, JSON.stringify(entry));
-        trim.run(inquiryId, inquiryId);
+        for (const entry of added) this.insert.run(inquiryId, JSON.stringify(entry));
+        this.trimInquiry.run(inquiryId, inquiryId);
       }
-      this.db
-        .prepare('DELETE FROM device_deliveries WHERE seq <= (SELECT MAX(seq) FROM device_deliveries) - ?')
-        .run(this.maxRows);
+      this.trimAll.run(this.maxRows);
     })();
   }
 
   async list(inquiryId: string): Promise<DeviceDelivery[]> {
-    const rows = this.db
-      .prepare('SELECT body FROM device_deliveries WHERE inquiry_id = ? ORDER BY seq DESC LIMIT ?')
-      .all(inquiryId, MAX_DEVICE_DELIVERIES) as { body: string }[];
+    const rows = this.newestOf.all(inquiryId, MAX_DEVICE_DELIVERIES) as { body: string }[];
     return rows.map((r) => JSON.parse(r.body) as DeviceDelivery);
   }
 }
