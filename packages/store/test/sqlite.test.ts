@@ -127,25 +127,36 @@ describe('SqliteInquiryStore', () => {
     }
   });
 
-  it('syncs the WAL for answers that arrive together in at most two fdatasyncs, each after their commits', async () => {
+  it('syncs the WAL once per turn of the event loop, for every answer asked in that turn', async () => {
     const path = join(tempDir(), 'hitl.db');
     const state = openStateDatabase(path);
     try {
       state.db.exec('CREATE TABLE t (x INTEGER)');
       const wal = new WalSync(`${path}-wal`);
-      const first = wal.sync();
-      // Asked while the first runs: one later sync, started only after the first ended, serves them all.
-      const later = Array.from({ length: 9 }, () => wal.sync());
-      expect(new Set(later).size).toBe(1);
-      expect(later[0]).not.toBe(first);
-      await Promise.all([first, ...later]);
-      const again = wal.sync();
-      expect(again).not.toBe(later[0]);
-      await again;
+      let synced = 0;
+      const together = Array.from({ length: 10 }, () => wal.sync().then(() => synced++));
+      // Nothing is flushed while the turn that asked is still running.
+      expect(wal.flushes).toBe(0);
+      await Promise.all(together);
+      expect(synced).toBe(10);
+      expect(wal.flushes).toBe(1);
+      await wal.sync();
+      expect(wal.flushes).toBe(2);
+      // Closing flushes what is still asked for.
+      const last = wal.sync();
       wal.close();
+      expect(wal.flushes).toBe(3);
+      await last;
     } finally {
       state.close();
     }
+  });
+
+  it('fails a sync, and every sync of its turn, when the WAL cannot be flushed', async () => {
+    const wal = new WalSync(join(tempDir(), 'never-written.db-wal'));
+    const both = [wal.sync(), wal.sync()];
+    for (const sync of both) await expect(sync).rejects.toThrow(/ENOENT/);
+    wal.close();
   });
 
   it('refuses a second open of the same file while the first holds it, naming the holder', async () => {

@@ -21,8 +21,8 @@ export interface StateDatabase {
   db: SqliteDatabase;
   path: string;
   /**
-   * Resolves once every commit made before the call is on disk (survives a power loss), without
-   * blocking the event loop meanwhile: see {@link WalSync}.
+   * Resolves once every commit made before the call is on disk (survives a power loss): one
+   * `fdatasync` per turn of the event loop, shared by every call of that turn; see {@link WalSync}.
    */
   syncWal(): Promise<void>;
   close(): void;
@@ -33,7 +33,7 @@ export interface StateDatabase {
  * `synchronous=NORMAL`: a commit is in the WAL (the OS has it) when it returns, so it survives
  * `kill -9`; only a power loss or OS crash can drop the commits since the last fsync. Writes that must
  * also survive that (an answer before its ack) run through {@link durably}, which fsyncs, or wait for
- * `syncWal()` after their commit, which fsyncs off the event loop.
+ * `syncWal()` after their commit, which fsyncs the WAL once per turn of the event loop.
  *
  * Exclusivity comes from a second, tiny SQLite file beside it (`<path>.lock`) opened with
  * `locking_mode=EXCLUSIVE` and written once: SQLite keeps that file's lock until the connection closes,
