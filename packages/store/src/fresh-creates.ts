@@ -1,10 +1,10 @@
 import type { Inquiry } from '@hitl/protocol';
 
-/** One inquiry this store has just created, while its node channel was live. */
+/** One inquiry this store has just created (Redis: while its node channel was live). */
 export interface Fresh {
   /** The inquiry as the create wrote it (what a read would return). */
   inquiry: Inquiry;
-  /** The node channel's live mark when the create was sent (`NodeFeed.liveMark`). */
+  /** Redis: the node channel's live mark when the create was sent (`NodeFeed.liveMark`); SQLite: 0. */
   mark: number;
   /** When it was added (ms, monotonic). */
   at: number;
@@ -18,8 +18,9 @@ export interface Fresh {
  * The inquiries this store has just created, so that the first wait on one (the held call that
  * asked it, a moment later) needs no read: the create listed this node among the waiters while its
  * channel was live, so as long as the channel stayed live since, any end of the inquiry reached this
- * store and is kept here until that wait starts. Entries older than `maxAgeMs` (a create nobody
- * waited on) are dropped, and at most `maxEntries` are kept.
+ * store and is kept here until that wait starts. (The SQLite store needs no channel: it is its file's
+ * only writer, so every end goes through it.) Entries older than `maxAgeMs` (a create nobody waited
+ * on) are dropped, and at most `maxEntries` are kept.
  */
 export class FreshCreates {
   private readonly byId = new Map<string, Fresh>();

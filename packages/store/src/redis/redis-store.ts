@@ -1,6 +1,7 @@
 import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
 import { Cluster, type Redis } from 'ioredis';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
+import { FreshCreates } from '../fresh-creates.js';
 import { ResolvedListeners } from '../listeners.js';
 import { readReply } from '../lua-kit/script-reply.js';
 import type {
@@ -18,7 +19,6 @@ import { Waiters, waitForResolution } from '../waiters.js';
 import { decodeFields, decodeMessage, HASH_FIELDS } from './codec.js';
 import { ScriptCode } from './codes.js';
 import { openClient } from './connection.js';
-import { FreshCreates } from './fresh-creates.js';
 import { MAX_WAITER_TAGS, type StoreKeys, storeKeys } from './keys.js';
 import {
   countAllPending,

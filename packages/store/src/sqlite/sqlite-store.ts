@@ -1,6 +1,7 @@
 import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
 import { CallRefs } from '../call-refs.js';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
+import { FreshCreates } from '../fresh-creates.js';
 import { ResolvedListeners } from '../listeners.js';
 import { withResolution } from '../resolution.js';
 import type {
@@ -51,6 +52,8 @@ export class SqliteInquiryStore implements InquiryStore {
   private readonly listeners = new ResolvedListeners();
   /** Call references live only as long as the calls they name, which end with this process. */
   private readonly calls: CallRefs;
+  /** Inquiries just created here: the first wait on one needs no read (every end goes through this store). */
+  private readonly fresh = new FreshCreates();
   private nextSweepAt = 0;
   private closed = false;
 
@@ -73,7 +76,7 @@ export class SqliteInquiryStore implements InquiryStore {
     this.sweep();
     const now = this.now();
     const inquiry: Inquiry = { ...structuredClone(input), status: 'pending' };
-    return this.database.db
+    const result = this.database.db
       .transaction((): CreateResult => {
         this.rows.dropExpiredConflicts(inquiry, now);
         const existing =
@@ -89,6 +92,8 @@ export class SqliteInquiryStore implements InquiryStore {
         return { kind: 'ok', inquiry: structuredClone(inquiry), created: true };
       })
       .immediate();
+    if (result.kind === 'ok' && result.created) this.fresh.add(inquiry, 0);
+    return result;
   }
 
   async get(inquiryId: string): Promise<Inquiry | null> {
@@ -186,6 +191,7 @@ export class SqliteInquiryStore implements InquiryStore {
   }
 
   private announce(resolved: Inquiry): void {
+    this.fresh.ended(resolved);
     this.waiters.wake(structuredClone(resolved));
     this.listeners.emit(structuredClone(resolved));
   }
@@ -200,7 +206,18 @@ export class SqliteInquiryStore implements InquiryStore {
   }
 
   waitForResolution(inquiryId: string, options: WaitOptions = {}): Promise<Inquiry | null> {
-    return waitForResolution(this.waiters, inquiryId, options, this.now, (id) => this.get(id));
+    return waitForResolution(this.waiters, inquiryId, options, this.now, (id) => this.readForWait(id));
+  }
+
+  /**
+   * A waiter's read. The first wait on an inquiry this store has just created (the held call that
+   * asked it) reads nothing: the file has one writer, this store, and an end it made since the create
+   * is kept for that wait (the waiter is parked before this read, so a later end wakes it).
+   */
+  private readForWait(inquiryId: string): Promise<Inquiry | null> {
+    const fresh = this.fresh.take(inquiryId);
+    if (fresh) return Promise.resolve(fresh.ended ?? fresh.inquiry);
+    return this.get(inquiryId);
   }
 
   async listDue(now: number, limit: number): Promise<string[]> {
