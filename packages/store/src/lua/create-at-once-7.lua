@@ -23,7 +23,8 @@
 
   Output:
     {1}          created; also when it already was by this call (ioredis re-sends a command whose
-                 reply a dropped connection lost: the id is this call's own, so finding it means that)
+                 reply a dropped connection lost: the id is this call's own, so finding it in the
+                 key or the user's ids means that)
     {0, id}      the idempotency key already names inquiry `id` (another id); nothing written
     {-3, count}  over the cap: the user holds `count` pending ids; nothing written
 ]]
@@ -35,10 +36,8 @@ if hasKey then
     return {existing == inquiryId and 1 or 0, existing}
   end
 end
-if redis.call('EXISTS', KEYS[4]) == 1 then
-  return {1}
-end
-
+-- A re-sent call finds its id among the user's ids (reserve-user): `again`, nothing written.
+local again = {1}
 -- #include reserve-user
 local hashKey, inquiryJson, ttlMs, suggestedJson, createdAt, createOp, waiterTag =
   KEYS[4], ARGV[5], ARGV[3], ARGV[6], ARGV[7], false, ARGV[9]
