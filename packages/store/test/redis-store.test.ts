@@ -413,6 +413,7 @@ describe('RedisInquiryStore on a real server', () => {
         ...userSets,
         keys.inquiry(id),
         ...globals,
+        keys.call('call-1'),
         id,
         cap,
         60_000,
@@ -422,10 +423,11 @@ describe('RedisInquiryStore on a real server', () => {
         1,
         2,
         'node-a',
+        0,
       );
     expect((await create('1', 1))[0]).toBe(1);
     expect((await create('1', 1))[0]).toBe(1); // its own id under the key, at the cap of 1
-    expect((await create('0', 1))[0]).toBe(1); // its own hash
+    expect((await create('0', 1))[0]).toBe(1); // its own id in the user's ids
     expect(await store.countPending('user-a')).toBe(1);
     const resolve = (token: string) =>
       redis.hitlResolveAtOnce(

@@ -71,7 +71,7 @@ export class SqliteInquiryStore implements InquiryStore {
     this.sweep();
     const now = this.now();
     const inquiry: Inquiry = { ...structuredClone(input), status: 'pending' };
-    return this.database.db
+    const result = this.database.db
       .transaction((): CreateResult => {
         this.rows.dropExpiredConflicts(inquiry, now);
         const existing =
@@ -87,6 +87,10 @@ export class SqliteInquiryStore implements InquiryStore {
         return { kind: 'ok', inquiry: structuredClone(inquiry), created: true };
       })
       .immediate();
+    if (options.call && result.kind === 'ok' && result.created) {
+      await this.rememberCall(options.call.key, inquiry.inquiryId, options.call.ttlMs);
+    }
+    return result;
   }
 
   async get(inquiryId: string): Promise<Inquiry | null> {

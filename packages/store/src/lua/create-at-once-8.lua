@@ -1,6 +1,7 @@
 --[[
   All of create in one step, on one Redis (not a Cluster: the keys span slots): the idempotency key,
-  the pending cap, the user's sets, the hash and the global indexes.
+  the pending cap, the user's sets, the hash, the global indexes and the reference of the MCP call
+  that will wait on it.
 
   Input:
     KEYS[1] idempotency key        user:{u:<userId>}:idem:<key>  (untouched when ARGV[4] is '0')
@@ -10,6 +11,7 @@
     KEYS[5] deadlines              sorted set, score = service deadline (the id's shard, {s<n>})
     KEYS[6] all pending ids        sorted set, score 0 (the id's shard)
     KEYS[7] all ids                sorted set, score 0
+    KEYS[8] call reference         call:<call key>  (untouched when ARGV[10] is '0')
 
     ARGV[1] the new inquiry id (fresh per call: nobody else writes it)
     ARGV[2] pending inquiries the user may hold (0: no cap)
@@ -20,6 +22,7 @@
     ARGV[7] createdAt, epoch ms (event log)
     ARGV[8] service deadline, epoch ms
     ARGV[9] the creating node's tag (the inquiry's first `waiters` entry)
+    ARGV[10] the call reference's TTL, ms ('0': no call to remember), for a cancel on another node
 
   Output:
     {1}          created; also when it already was by this call (ioredis re-sends a command whose
@@ -45,4 +48,7 @@ local hashKey, inquiryJson, ttlMs, suggestedJson, createdAt, createOp, waiterTag
 redis.call('ZADD', KEYS[5], ARGV[8], inquiryId)
 redis.call('ZADD', KEYS[6], 0, inquiryId)
 redis.call('ZADD', KEYS[7], 0, inquiryId)
+if ARGV[10] ~= '0' then
+  redis.call('SET', KEYS[8], inquiryId, 'PX', ARGV[10])
+end
 return {1}
