@@ -9,6 +9,12 @@ export interface CreateOptions {
    * undefined means no cap. Only the asker's count is checked.
    */
   maxPendingPerUser?: number;
+  /**
+   * The open MCP call about to wait on the new inquiry: remembered as `rememberCall(key, id, ttlMs)`
+   * would, with the create (on one Redis in its script: no command of its own). Only when this call
+   * creates the inquiry; a caller that re-attaches (`created: false`) remembers its call itself.
+   */
+  call?: { key: string; ttlMs: number };
 }
 
 export type CreateResult =

@@ -17,6 +17,7 @@ describe('loadScriptDir', () => {
     const dir = luaDir({
       'grant-decide-1.lua': '-- header\n-- #include shared-block\nreturn {1}\n',
       'op-begin-2.lua': 'return {0}\n',
+      'record-many-n.lua': 'return #KEYS\n',
       'include/shared-block.lua': 'local function shared() return 1 end\n',
     });
     expect(loadScriptDir(dir, 'hitlTest')).toEqual([
@@ -26,12 +27,14 @@ describe('loadScriptDir', () => {
         lua: '-- header\nlocal function shared() return 1 end\nreturn {1}\n',
       },
       { command: 'hitlTestOpBegin', numberOfKeys: 2, lua: 'return {0}\n' },
+      // `-n`: any number of keys, counted by the caller
+      { command: 'hitlTestRecordMany', numberOfKeys: undefined, lua: 'return #KEYS\n' },
     ]);
   });
 
   it('refuses a file that does not say how many keys it takes', () => {
     expect(() => loadScriptDir(luaDir({ 'decide.lua': 'return {1}' }), 'hitlTest')).toThrow(
-      /<verb>-<numKeys>\.lua: decide\.lua/,
+      /<verb>-<numKeys\|n>\.lua: decide\.lua/,
     );
   });
 });

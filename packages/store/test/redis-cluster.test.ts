@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
-import { afterAll, beforeAll } from 'vitest';
-import { RedisInquiryStore, RedisTaskStore } from '../src/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RedisDeviceDeliveryLog, RedisInquiryStore, RedisTaskStore } from '../src/index.js';
 import {
   runStoreContract,
   runTaskContract,
+  sampleInquiry,
   startRedisCluster,
   type TestRedisCluster,
 } from '../src/testing/index.js';
@@ -55,4 +56,34 @@ runTaskContract('redis cluster', async () => {
       await Promise.all(clients.map((client) => client.quit()));
     },
   };
+});
+
+// Device deliveries live in each inquiry's hash, so a batch over inquiries in several slots is one
+// script per inquiry on a Cluster.
+it('records device deliveries of inquiries in different slots', async () => {
+  const prefix = `test:${randomUUID()}:`;
+  const redis = new Cluster(cluster.nodes, { redisOptions: { maxRetriesPerRequest: 2 } });
+  const store = new RedisInquiryStore({ redis, prefix });
+  const log = new RedisDeviceDeliveryLog({ redis, prefix });
+  try {
+    const inquiries = [sampleInquiry(), sampleInquiry(), sampleInquiry()];
+    for (const inquiry of inquiries) await store.create(inquiry);
+    const entry = (inquiryId: string, n: number) => ({
+      inquiryId,
+      deviceName: `d${n}`,
+      deviceId: `id-${n}`,
+      socketId: `s-${n}`,
+      via: 'socket' as const,
+      event: 'new' as const,
+      at: 1_000 + n,
+    });
+    await log.add([...inquiries.map((inquiry, n) => entry(inquiry.inquiryId, n)), entry('never-asked', 9)]);
+    for (const [n, inquiry] of inquiries.entries()) {
+      expect(await log.list(inquiry.inquiryId)).toEqual([entry(inquiry.inquiryId, n)]);
+    }
+    expect(await log.list('never-asked')).toEqual([]);
+  } finally {
+    await store.close();
+    await redis.quit();
+  }
 });

@@ -413,6 +413,7 @@ describe('RedisInquiryStore on a real server', () => {
         ...userSets,
         keys.inquiry(id),
         ...globals,
+        keys.call('call-1'),
         id,
         cap,
         60_000,
@@ -422,10 +423,11 @@ describe('RedisInquiryStore on a real server', () => {
         1,
         2,
         'node-a',
+        0,
       );
     expect((await create('1', 1))[0]).toBe(1);
     expect((await create('1', 1))[0]).toBe(1); // its own id under the key, at the cap of 1
-    expect((await create('0', 1))[0]).toBe(1); // its own hash
+    expect((await create('0', 1))[0]).toBe(1); // its own id in the user's ids
     expect(await store.countPending('user-a')).toBe(1);
     const resolve = (token: string) =>
       redis.hitlResolveAtOnce(
@@ -451,6 +453,22 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await redis.hget(keys.inquiry(id), 'events')).toBe('created 1;resolved answered 3');
     expect(await store.countPending('user-a')).toBe(0);
     expect(await redis.zscore(keys.index('deadlines', id), id)).toBeNull();
+    // A create re-sent after its inquiry ended still finds its own run (in the user's ids), under the
+    // cap or at it, and writes nothing over the ending.
+    expect((await create('0', 0))[0]).toBe(1);
+    await redis.zadd(keys.userPending('user-a'), 0, ulid());
+    expect((await create('0', 1))[0]).toBe(1);
+    expect(await redis.hget(keys.inquiry(id), 'events')).toBe('created 1;resolved answered 3');
+    expect(await store.get(id)).toMatchObject({ status: 'answered' });
+    expect(await redis.zscore(keys.userPending('user-a'), id)).toBeNull();
+  });
+
+  it("creates without an existence read: adding the fresh id to the user's ids is the check", async () => {
+    const { store } = openStore();
+    await store.create(sampleInquiry()); // loads the script: the count below sees no NOSCRIPT retry
+    const before = await Promise.all(['exists', 'zscore', 'hexists'].map(commandCalls));
+    expect(await store.create(sampleInquiry(), { maxPendingPerUser: 10 })).toMatchObject({ created: true });
+    expect(await Promise.all(['exists', 'zscore', 'hexists'].map(commandCalls))).toEqual(before);
   });
 
   it('does not let a stale pending member hold the cap', async () => {

@@ -170,7 +170,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       ? new SqliteDeliveryLog(embedded.database.db)
       : new MemoryDeliveryLog();
   const deviceDeliveries = redis
-    ? new RedisDeviceDeliveryLog(redis.client, config.retentionMs)
+    ? new RedisDeviceDeliveryLog({ redis: redis.client })
     : embedded?.database
       ? new SqliteDeviceDeliveryLog(embedded.database.db)
       : new MemoryDeviceDeliveryLog();

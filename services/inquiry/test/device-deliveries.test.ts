@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Delivery, type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
-import { openStateDatabase } from '@hitl/store';
-import { eventually, startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { openStateDatabase, RedisInquiryStore } from '@hitl/store';
+import { eventually, sampleInquiry, startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,10 +118,20 @@ const entry = (inquiryId: string, n: number): DeviceDelivery => ({
   at: 1_000 + n,
 });
 
+/**
+ * A log under test; `ask` makes inquiries with these ids exist first (the Redis log keeps entries in
+ * the inquiry's own hash, so it records only inquiries that exist, as every real delivery's does).
+ */
+interface MadeLog {
+  log: DeviceDeliveryLog;
+  ask?(inquiryIds: string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** The same checks against each store kind's log. */
-function logContract(name: string, open: () => Promise<{ log: DeviceDeliveryLog; close(): Promise<void> }>) {
+function logContract(name: string, open: () => Promise<MadeLog>) {
   describe(`${name} device delivery log`, () => {
-    let made: { log: DeviceDeliveryLog; close(): Promise<void> };
+    let made: MadeLog;
     beforeAll(async () => {
       made = await open();
     });
@@ -130,6 +140,7 @@ function logContract(name: string, open: () => Promise<{ log: DeviceDeliveryLog;
     });
 
     it(`keeps the newest ${MAX_DEVICE_DELIVERIES} per inquiry, newest first, each inquiry apart`, async () => {
+      await made.ask?.(['q1', 'q2']);
       const batch = Array.from({ length: 40 }, (_, i) => entry('q1', i));
       await made.log.add([...batch, entry('q2', 0)]);
       await made.log.add(Array.from({ length: 25 }, (_, i) => entry('q1', 40 + i)));
@@ -141,6 +152,18 @@ function logContract(name: string, open: () => Promise<{ log: DeviceDeliveryLog;
       expect(await made.log.list('none')).toEqual([]);
     });
   });
+}
+
+/** A Redis delivery log, and inquiries made by a Redis store on the same client. */
+function redisLog(client: Redis) {
+  const store = new RedisInquiryStore({ redis: client });
+  return {
+    store,
+    log: new RedisDeviceDeliveryLog({ redis: client }),
+    ask: async (inquiryIds: string[]) => {
+      for (const inquiryId of inquiryIds) await store.create(sampleInquiry({ inquiryId }));
+    },
+  };
 }
 
 logContract('memory', async () => ({ log: new MemoryDeviceDeliveryLog(), close: async () => undefined }));
@@ -160,9 +183,12 @@ logContract('SQLite', async () => {
 logContract('Redis', async () => {
   const server = await startRedisServer();
   const client = new Redis(server.url);
+  const { store, log, ask } = redisLog(client);
   return {
-    log: new RedisDeviceDeliveryLog(client, 60_000),
+    log,
+    ask,
     close: async () => {
+      await store.close();
       client.disconnect();
       await server.stop();
     },
@@ -173,13 +199,14 @@ describe('the recorder', () => {
   it('batches writes off the caller, and a store that is down costs entries, never an error', async () => {
     const server = await startRedisServer();
     const client = new Redis(server.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false });
-    const log = new RedisDeviceDeliveryLog(client, 60_000);
+    const { store, log, ask } = redisLog(client);
     const recorder = new DeviceDeliveryRecorder(log, pino({ level: 'silent' }), {
       flushMs: 50,
       batchSize: 3,
     });
     try {
       await eventually(() => client.status === 'ready', 5000);
+      await ask(['r1']);
       for (let i = 0; i < 7; i++) recorder.record(entry('r1', i));
       // Nothing is written by `record` itself; a full batch goes at once, the rest after `flushMs`.
       await eventually(async () => (await log.list('r1')).length === 7, 5000);
@@ -198,6 +225,7 @@ describe('the recorder', () => {
       await expect(recorder.flush()).resolves.toBeUndefined();
       await expect(recorder.close()).resolves.toBeUndefined();
     } finally {
+      await store.close();
       client.disconnect();
       await server.stop().catch(() => undefined);
     }

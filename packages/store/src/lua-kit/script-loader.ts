@@ -5,14 +5,18 @@ import type { Cluster, Redis } from 'ioredis';
 /** A script's raw reply: a code (see the caller's code enum) then payload fields (null for missing ones). */
 export type RawReply = [number, ...(string | number | null)[]];
 
-/** One Lua file: `<verb>-<numKeys>.lua` becomes the command `<prefix><Verb>` taking numKeys keys. */
+/**
+ * One Lua file: `<verb>-<numKeys>.lua` becomes the command `<prefix><Verb>` taking numKeys keys;
+ * `<verb>-n.lua` takes any number (the caller passes the count first, as with EVAL).
+ */
 export interface ScriptFile {
   command: string;
-  numberOfKeys: number;
+  /** Undefined: the count of keys is the call's first argument. */
+  numberOfKeys: number | undefined;
   lua: string;
 }
 
-const FILE_NAME = /^([a-z]+(?:-[a-z]+)*)-(\d+)\.lua$/;
+const FILE_NAME = /^([a-z]+(?:-[a-z]+)*)-(\d+|n)\.lua$/;
 /** `-- #include <name>` on a line of its own: replaced by `include/<name>.lua` of the same folder. */
 const INCLUDE = /^--\s*#include\s+([a-z]+(?:-[a-z]+)*)\s*$/gm;
 
@@ -36,12 +40,16 @@ export function loadScriptDir(dir: URL, prefix: string): ScriptFile[] {
     .sort()
     .map((file) => {
       const match = FILE_NAME.exec(file);
-      if (!match?.[1] || !match[2]) throw new Error(`Lua file name must be <verb>-<numKeys>.lua: ${file}`);
+      if (!match?.[1] || !match[2]) throw new Error(`Lua file name must be <verb>-<numKeys|n>.lua: ${file}`);
       const verb = match[1].replace(/(?:^|-)([a-z])/g, (_, letter: string) => letter.toUpperCase());
       const lua = readFileSync(new URL(file, dir), 'utf8').replace(INCLUDE, (_, name: string) =>
         readFileSync(new URL(`include/${name}.lua`, dir), 'utf8').trimEnd(),
       );
-      return { command: `${prefix}${verb}`, numberOfKeys: Number(match[2]), lua };
+      return {
+        command: `${prefix}${verb}`,
+        numberOfKeys: match[2] === 'n' ? undefined : Number(match[2]),
+        lua,
+      };
     });
   loaded.set(`${prefix}\u0000${path}`, files);
   return files;
@@ -49,5 +57,7 @@ export function loadScriptDir(dir: URL, prefix: string): ScriptFile[] {
 
 /** Registers the scripts on the client (ioredis then runs them by EVALSHA, falling back to EVAL). */
 export function defineScriptFiles(client: Redis | Cluster, files: readonly ScriptFile[]): void {
-  for (const { command, numberOfKeys, lua } of files) client.defineCommand(command, { numberOfKeys, lua });
+  for (const { command, numberOfKeys, lua } of files) {
+    client.defineCommand(command, numberOfKeys === undefined ? { lua } : { numberOfKeys, lua });
+  }
 }

@@ -1,7 +1,7 @@
 --[[
   Writes a new inquiry's hash unless it already exists, so a create retried after a crash between
   reserve-3.lua and this script re-creates the same id once. (Step 2 of create on a Redis Cluster,
-  where the user's keys and the inquiry's live in different slots; on one Redis, create-at-once-7.lua
+  where the user's keys and the inquiry's live in different slots; on one Redis, create-at-once-8.lua
   does all of create in one step.)
 
   Input:

@@ -26,10 +26,7 @@ if hasKey then
   end
 end
 
-if redis.call('ZSCORE', KEYS[2], ARGV[1]) then
-  return {1, ARGV[1]}
-end
-
 local inquiryId = ARGV[1]
+local again = {1, inquiryId}
 -- #include reserve-user
 return {1, ARGV[1]}

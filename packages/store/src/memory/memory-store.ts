@@ -63,6 +63,7 @@ export class MemoryInquiryStore implements InquiryStore {
     if (cap > 0 && pending >= cap) return { kind: 'limit', pending };
     const inquiry: Inquiry = { ...structuredClone(input), status: 'pending' };
     this.rows.insert(inquiry);
+    if (options.call) this.calls.remember(options.call.key, inquiry.inquiryId, options.call.ttlMs);
     return { kind: 'ok', inquiry: { ...inquiry }, created: true };
   }
 

@@ -37,10 +37,13 @@ export interface StoreKeys {
    * `events` (its event log: `created <at>`, then `;resolved <status> <at>`), `waiters` (the tags of
    * the nodes waiting on it, comma-separated, newest last, at most {@link MAX_WAITER_TAGS}), a quorum approval's
    * `votes` (JSON array), `approvals` (count) and `voter:<userId>` (one per vote), `escalatedAt` (epoch
-   * ms), and the tokens of the calls that created (on a Cluster), resolved and escalated it
-   * (`createOp`, `resolveOp`, `escalateOp`).
+   * ms), the tokens of the calls that created (on a Cluster), resolved and escalated it
+   * (`createOp`, `resolveOp`, `escalateOp`), and the device deliveries recorded for the ops timeline
+   * (`dlv`: the number the next one gets; `dlv:<n mod 50>`: a ring of the newest 50, JSON).
    */
   inquiry(inquiryId: string): string;
+  /** List: an inquiry's device deliveries as earlier versions kept them (read, never written). */
+  earlierDeliveries(inquiryId: string): string;
   /** String: the inquiry id this user's idempotency key names. */
   idempotency(userId: string, idempotencyKey: string): string;
   /** Sorted set (score 0, lex order = creation order): the user's pending inquiry ids. */
@@ -98,6 +101,7 @@ export function storeKeys(prefix: string): StoreKeys {
   const user = (userId: string) => `${prefix}user:{u:${userId}}`;
   return {
     inquiry: (inquiryId) => `${prefix}inq:{${inquiryId}}`,
+    earlierDeliveries: (inquiryId) => `${prefix}inq:{${inquiryId}}:devices`,
     idempotency: (userId, idempotencyKey) => `${user(userId)}:idem:${idempotencyKey}`,
     userPending: (userId) => `${user(userId)}:pending`,
     userAll: (userId) => `${user(userId)}:all`,

@@ -13,7 +13,7 @@ export interface FeedHandlers {
  * This node's own wake-up channel: one sharded pub/sub channel, named by a random tag, subscribed
  * for the store's life on a dedicated connection (a `duplicate()` of the store's client, closed by
  * {@link NodeFeed.close}). A node that waits on an inquiry lists its tag in the inquiry's hash
- * (create-at-once-7 / create-1 for the creating node, watch-1 for any other); the script that ends
+ * (create-at-once-8 / create-1 for the creating node, watch-1 for any other); the script that ends
  * the inquiry publishes to the channel of every listed node but its own. So a wait costs no
  * subscribe and no unsubscribe, and a node hears only the resolutions it waits on.
  */

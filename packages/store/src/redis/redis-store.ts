@@ -31,7 +31,14 @@ import {
 import { NodeFeed } from './node-feed.js';
 import { escalateInquiry, voteOn } from './progress.js';
 import { defineScripts } from './scripts.js';
-import { type AskerHint, createInquiry, resolveInquiry, suggestAnswer, type WriteContext } from './writes.js';
+import {
+  type AskerHint,
+  createInquiry,
+  rememberCall,
+  resolveInquiry,
+  suggestAnswer,
+  type WriteContext,
+} from './writes.js';
 
 /** Options of {@link RedisInquiryStore}. */
 export interface RedisStoreOptions {
@@ -119,8 +126,8 @@ export class RedisInquiryStore implements InquiryStore {
     return countPending(this.ctx, userId);
   }
 
-  async rememberCall(callKey: string, inquiryId: string, ttlMs: number): Promise<void> {
-    await this.redis.set(this.keys.call(callKey), inquiryId, 'PX', Math.max(1, Math.round(ttlMs)));
+  rememberCall(callKey: string, inquiryId: string, ttlMs: number): Promise<void> {
+    return rememberCall(this.ctx, callKey, inquiryId, ttlMs);
   }
 
   recallCall(callKey: string): Promise<string | null> {

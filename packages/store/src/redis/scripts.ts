@@ -25,7 +25,7 @@ declare module 'ioredis' {
       callToken: string,
       waiterTag: string,
     ): Result<RawReply, Context>;
-    /** src/lua/create-at-once-7.lua (one Redis) */
+    /** src/lua/create-at-once-8.lua (one Redis) */
     hitlCreateAtOnce(
       idempotencyKey: string,
       userPending: string,
@@ -34,6 +34,7 @@ declare module 'ioredis' {
       deadlines: string,
       pending: string,
       all: string,
+      callReference: string,
       inquiryId: string,
       maxPending: number,
       ttlMs: number,
@@ -43,6 +44,7 @@ declare module 'ioredis' {
       createdAt: number,
       serviceAt: number,
       waiterTag: string,
+      callTtlMs: number,
     ): Result<RawReply, Context>;
     /** src/lua/resolve-1.lua (a Cluster) */
     hitlResolve(

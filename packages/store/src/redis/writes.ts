@@ -11,7 +11,7 @@ export interface WriteContext extends ReadContext {
   retentionMs: number;
   /**
    * One Redis (not a Cluster): create and resolve are each one script over keys of several slots
-   * (create-at-once-7, resolve-at-once-5). On a Cluster they are a script per slot.
+   * (create-at-once-8, resolve-at-once-5). On a Cluster they are a script per slot.
    */
   atOnce: boolean;
   /** This node's tag (node-feed.ts): listed by the inquiries it creates, skipped when it resolves one. */
@@ -25,7 +25,8 @@ export type AskerHint = Pick<Inquiry, 'userId' | 'idempotencyKey'>;
 // dropped connection lost, and the script must tell its own earlier run from someone else's.
 
 /**
- * Create. On one Redis: create-at-once-7 (key, cap, user's sets, hash, global indexes) in one step.
+ * Create. On one Redis: create-at-once-8 (key, cap, user's sets, hash, global indexes, the call's
+ * reference) in one step.
  * On a Cluster, in steps because the user's keys and the inquiry's live in different slots:
  * reserve-3 (idempotency key + pending cap) then create-1 (the hash, written only if absent), then
  * the global indexes.
@@ -54,7 +55,27 @@ export async function createInquiry(
     const existing = await readInquiry(ctx, inquiryId);
     if (existing) return { kind: 'ok', inquiry: existing, created: false };
   }
-  return writeReserved(ctx, input, inquiryId, ttlMs);
+  const written = await writeReserved(ctx, input, inquiryId, ttlMs);
+  // The script steps could not write the call's reference (another slot): its own command.
+  if (options.call && written.kind === 'ok' && written.created) {
+    await rememberCall(ctx, options.call.key, inquiryId, options.call.ttlMs);
+  }
+  return written;
+}
+
+/** The inquiry an open MCP call waits on, for a cancel that reaches another node (`call:<key>`). */
+export async function rememberCall(
+  ctx: WriteContext,
+  callKey: string,
+  inquiryId: string,
+  ttlMs: number,
+): Promise<void> {
+  await ctx.redis.set(ctx.keys.call(callKey), inquiryId, 'PX', callTtl(ttlMs));
+}
+
+/** A reference's TTL as Redis takes it: whole ms, at least 1. */
+function callTtl(ttlMs: number): number {
+  return Math.max(1, Math.round(ttlMs));
 }
 
 /** The inquiry as a create that wrote it returns it (as a read would), without reading it back. */
@@ -128,7 +149,7 @@ async function createAtOnce(
   const { keys } = ctx;
   const { userId, idempotencyKey, inquiryId } = input;
   const reply = readReply(
-    'create-at-once-7',
+    'create-at-once-8',
     await ctx.redis.hitlCreateAtOnce(
       keys.idempotency(userId, idempotencyKey ?? ''),
       keys.userPending(userId),
@@ -137,6 +158,7 @@ async function createAtOnce(
       keys.index('deadlines', inquiryId),
       keys.index('pending', inquiryId),
       keys.index('all', inquiryId),
+      keys.call(options.call?.key ?? ''),
       inquiryId,
       options.maxPendingPerUser ?? 0,
       ttlMs,
@@ -146,6 +168,7 @@ async function createAtOnce(
       input.createdAt,
       input.deadlines.serviceAt,
       ctx.tag,
+      options.call ? callTtl(options.call.ttlMs) : 0,
     ),
     [ScriptCode.Done, ScriptCode.Existed, ScriptCode.OverLimit],
     ScriptCode,

@@ -92,7 +92,10 @@ export class SqliteInquiryStore implements InquiryStore {
         return { kind: 'ok', inquiry: structuredClone(inquiry), created: true };
       })
       .immediate();
-    if (result.kind === 'ok' && result.created) this.fresh.add(inquiry, 0);
+    if (result.kind === 'ok' && result.created) {
+      this.fresh.add(inquiry, 0);
+      if (options.call) this.calls.remember(options.call.key, inquiry.inquiryId, options.call.ttlMs);
+    }
     return result;
   }
 

@@ -1,5 +1,6 @@
 import type { Decision } from '@hitl/decision-agent';
 import {
+  type Deadlines,
   type Directory,
   EMPTY_DIRECTORY,
   type Escalation,
@@ -63,8 +64,16 @@ export class InquiryService {
     this.fallback = decisions && new FallbackRunner({ ...decisions, store, clock, logger });
   }
 
-  /** Creates the inquiry (or re-attaches to the one the idempotency key names). */
-  async ask(asker: AskerRef, input: SendInquiryInput): Promise<{ inquiry: Inquiry; created: boolean }> {
+  /**
+   * Creates the inquiry (or re-attaches to the one the idempotency key names). `call`: the MCP call
+   * that will wait on it, which the store remembers with the create (for a cancel on another node)
+   * for `ttlMs(deadlines)`; not when it re-attaches (`created: false`).
+   */
+  async ask(
+    asker: AskerRef,
+    input: SendInquiryInput,
+    options: { call?: { key: string; ttlMs(deadlines: Deadlines): number } } = {},
+  ): Promise<{ inquiry: Inquiry; created: boolean }> {
     const { store, clock, config, events, metrics } = this.deps;
     if (input.timeoutMs !== undefined && input.timeoutMs > config.tiers.serviceMs) {
       throw new HitlError(
@@ -122,7 +131,10 @@ export class InquiryService {
         createdAt: now,
         deadlines,
       },
-      { maxPendingPerUser: config.maxPendingPerUser },
+      {
+        maxPendingPerUser: config.maxPendingPerUser,
+        ...(options.call ? { call: { key: options.call.key, ttlMs: options.call.ttlMs(deadlines) } } : {}),
+      },
     );
     if (result.kind === 'limit') {
       throw new HitlError(

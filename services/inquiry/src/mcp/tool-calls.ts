@@ -1,4 +1,5 @@
 import {
+  type Deadlines,
   describeZodError,
   GetInquiryInputSchema,
   HitlError,
@@ -148,12 +149,19 @@ async function sendInquiry(ctx: CallContext, args: unknown, extra: CallExtra): P
     throw new HitlError('unavailable', 'this node is shutting down; retry on another node', 1000);
   }
   if (!ctx.storeReady()) throw storeUnavailable();
-  const { inquiry } = await ctx.service.ask(
+  // A cancel for this call may reach another node: the store remembers the call with the inquiry it
+  // creates (on one Redis in the create's own script), so the hold need not.
+  const call = {
+    key: HeldCalls.key(ctx.tokenKey, extra.requestId),
+    ttlMs: (deadlines: Deadlines) => callReferenceTtl(ctx, holdDeadline(ctx, deadlines, input.timeoutMs)),
+  };
+  const { inquiry, created } = await ctx.service.ask(
     { userId: ctx.claims.sub, tokenSubject: ctx.claims.sub, name: ctx.claims.name },
     input,
+    { call },
   );
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry, progressReader(ctx, inquiry));
-  return hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry, input.timeoutMs), heartbeat);
+  return hold(ctx, inquiry, extra, holdDeadline(ctx, inquiry.deadlines, input.timeoutMs), heartbeat, created);
 }
 
 /**
@@ -170,8 +178,8 @@ function progressReader(ctx: CallContext, inquiry: Inquiry): (() => Promise<Inqu
  * halfway to the client tier is the safety net. An answer window longer than the hold ends the call
  * at the hold with `pending` (a re-attached call holds afresh), and the inquiry stays open.
  */
-function holdDeadline(ctx: CallContext, inquiry: Inquiry, timeoutMs: number | undefined): number {
-  const { serviceAt, clientAt, answerBy } = inquiry.deadlines;
+function holdDeadline(ctx: CallContext, deadlines: Deadlines, timeoutMs: number | undefined): number {
+  const { serviceAt, clientAt, answerBy } = deadlines;
   const safetyNet = serviceAt + Math.floor((clientAt - serviceAt) / 2);
   if (answerBy === undefined) return safetyNet;
   return Math.min(safetyNet, ctx.clock.now() + Math.min(timeoutMs ?? ctx.maxWaitMs, ctx.maxWaitMs));
@@ -192,7 +200,8 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
 
 /**
  * Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`;
- * the wait stops `heartbeat` as it returns (no `.finally` link per held call for it).
+ * the wait stops `heartbeat` as it returns (no `.finally` link per held call for it). `remembered`:
+ * the create already left the call's reference for a cancel on another node.
  */
 function hold(
   ctx: CallContext,
@@ -200,10 +209,16 @@ function hold(
   extra: CallExtra,
   deadline: number,
   heartbeat: Heartbeat | undefined,
+  remembered = false,
 ): Promise<CallToolResult> {
-  return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true, heartbeat }).then((latest) =>
-    toolResult(latest, ctx.clock.now(), ctx.maxWaitMs),
+  return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true, heartbeat, remembered }).then(
+    (latest) => toolResult(latest, ctx.clock.now(), ctx.maxWaitMs),
   );
+}
+
+/** How long a held call's reference is kept: until a minute past the hold's end (at least a second). */
+function callReferenceTtl(ctx: CallContext, deadline: number): number {
+  return Math.max(1000, deadline - ctx.clock.now() + 60_000);
 }
 
 /**
@@ -217,7 +232,11 @@ export async function waitForEnd(
   inquiry: Inquiry,
   extra: CallExtra,
   deadline: number,
-  { cancelsInquiry, heartbeat }: { cancelsInquiry: boolean; heartbeat?: Heartbeat | undefined },
+  {
+    cancelsInquiry,
+    heartbeat,
+    remembered = false,
+  }: { cancelsInquiry: boolean; heartbeat?: Heartbeat | undefined; remembered?: boolean },
 ): Promise<Inquiry> {
   const { inquiryId } = inquiry;
   if (inquiry.status !== 'pending') {
@@ -228,11 +247,10 @@ export async function waitForEnd(
   const own = extra.controller?.signal === extra.signal ? extra.controller : undefined;
   const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, own);
   try {
-    if (cancelsInquiry) {
+    if (cancelsInquiry && !remembered) {
       // A cancel for this call may reach another node: let it find the inquiry through the store.
       // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
-      const ttl = Math.max(1000, deadline - ctx.clock.now() + 60_000);
-      ctx.store.rememberCall(key, inquiryId, ttl).catch(() => undefined);
+      ctx.store.rememberCall(key, inquiryId, callReferenceTtl(ctx, deadline)).catch(() => undefined);
     }
     // The caller going away ends the wait too (nothing to follow when its signal is the call's own):
     // one listener, lighter than a composite signal per call.

@@ -1,7 +1,6 @@
 import { type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
 import type { SqliteDatabase, SqliteStatement } from '@hitl/store';
 import { migrate } from '@hitl/store';
-import type { Redis } from 'ioredis';
 
 /**
  * Which live device sockets got an inquiry (ops timeline): the newest `MAX_DEVICE_DELIVERIES` per
@@ -24,7 +23,6 @@ function byInquiry(entries: readonly DeviceDelivery[]): Map<string, DeviceDelive
   }
   return groups;
 }
-const newestFirst = (a: DeviceDelivery, b: DeviceDelivery) => b.at - a.at;
 
 /** This process only: at most `maxInquiries` inquiries (the least recently written dropped first). */
 export class MemoryDeviceDeliveryLog implements DeviceDeliveryLog {
@@ -99,34 +97,8 @@ export class SqliteDeviceDeliveryLog implements DeviceDeliveryLog {
   }
 }
 
-/** The cluster's: a list per inquiry, `hitl:inq:{<id>}:devices` (the inquiry's slot), kept for the retention. */
-export class RedisDeviceDeliveryLog implements DeviceDeliveryLog {
-  constructor(
-    private readonly redis: Redis,
-    private readonly retentionMs: number,
-    private readonly prefix = 'hitl:',
-  ) {}
-
-  private key(inquiryId: string): string {
-    return `${this.prefix}inq:{${inquiryId}}:devices`;
-  }
-
-  async add(entries: readonly DeviceDelivery[]): Promise<void> {
-    const batch = this.redis.pipeline();
-    for (const [inquiryId, added] of byInquiry(entries)) {
-      const key = this.key(inquiryId);
-      batch
-        .lpush(key, ...added.map((e) => JSON.stringify(e)))
-        .ltrim(key, 0, MAX_DEVICE_DELIVERIES - 1)
-        .pexpire(key, this.retentionMs);
-    }
-    const results = (await batch.exec()) ?? [];
-    const failed = results.find(([error]) => error);
-    if (failed?.[0]) throw failed[0];
-  }
-
-  async list(inquiryId: string): Promise<DeviceDelivery[]> {
-    const bodies = await this.redis.lrange(this.key(inquiryId), 0, MAX_DEVICE_DELIVERIES - 1);
-    return bodies.map((b) => JSON.parse(b) as DeviceDelivery).sort(newestFirst);
-  }
-}
+/**
+ * The cluster's is `@hitl/store`'s `RedisDeviceDeliveryLog`: the entries live in the inquiry's own
+ * hash (`dlv`, `dlv:<n>`), written by one script per batch, and expire with the inquiry.
+ */
+export { RedisDeviceDeliveryLog } from '@hitl/store';
