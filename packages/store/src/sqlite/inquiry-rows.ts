@@ -121,9 +121,8 @@ export class InquiryRows {
       JSON.stringify(inquiry),
     );
     this.addMembers(inquiry);
-    const { escalation } = inquiry;
-    if (escalation && escalation.escalatedAt === undefined) {
-      this.insertEscalation.run(inquiry.inquiryId, escalation.at);
+    if (inquiry.escalation && plansEscalation(inquiry)) {
+      this.insertEscalation.run(inquiry.inquiryId, inquiry.escalation.at);
     }
   }
 
@@ -142,7 +141,10 @@ export class InquiryRows {
     return (this.dueEscalations.all(due, now, limit) as { id: string }[]).map((row) => row.id);
   }
 
-  /** Writes an ended inquiry over its pending row; false when the row is no longer pending. */
+  /**
+   * Writes an ended inquiry over its pending row, and drops its index rows (users it counts against,
+   * a planned escalation: only when it had one); false when the row is no longer pending.
+   */
   end(inquiry: Inquiry, expiresAt: number, now: number): boolean {
     const result = this.endRow.run(
       inquiry.status,
@@ -153,6 +155,7 @@ export class InquiryRows {
     );
     if (result.changes !== 1) return false;
     for (const userId of involvedUsers(inquiry)) this.dropPendingUser.run(userId, inquiry.inquiryId);
+    if (plansEscalation(inquiry)) this.forgetEscalation(inquiry.inquiryId);
     return true;
   }
 
@@ -205,6 +208,11 @@ export class InquiryRows {
     }
     return dropped;
   }
+}
+
+/** Whether the inquiry has an escalation still to happen (a row in `inquiry_escalations`). */
+function plansEscalation(inquiry: Inquiry): boolean {
+  return inquiry.escalation !== undefined && inquiry.escalation.escalatedAt === undefined;
 }
 
 function parse(row: unknown): Inquiry | undefined {

@@ -149,7 +149,6 @@ export class SqliteInquiryStore implements InquiryStore {
         if (cast.kind === 'counted') this.rows.rewrite(cast.inquiry, now);
         if (cast.kind === 'won') {
           this.rows.end(cast.inquiry, now + this.retentionMs, now);
-          this.rows.forgetEscalation(inquiryId);
         }
         return cast;
       })
@@ -181,11 +180,7 @@ export class SqliteInquiryStore implements InquiryStore {
   private async end(resolved: Inquiry, now: number): Promise<boolean> {
     // One commit for the row and its index rows (each statement on its own would commit, and write
     // the WAL, by itself).
-    const ended = this.database.db.transaction((): boolean => {
-      if (!this.rows.end(resolved, now + this.retentionMs, now)) return false;
-      this.rows.forgetEscalation(resolved.inquiryId);
-      return true;
-    })();
+    const ended = this.database.db.transaction(() => this.rows.end(resolved, now + this.retentionMs, now))();
     if (!ended) return false;
     // On disk before anyone hears of it: an acknowledged answer survives even a power loss.
     await this.database.syncWal();
