@@ -48,3 +48,14 @@ export const DeviceDeliverySchema = z.object({
   at: z.number(),
 });
 export type DeviceDelivery = z.infer<typeof DeviceDeliverySchema>;
+
+/** A batch of device deliveries by inquiry, each group in the order it came (`Map.groupBy` needs Node 21). */
+export function deliveriesByInquiry(entries: readonly DeviceDelivery[]): Map<string, DeviceDelivery[]> {
+  const groups = new Map<string, DeviceDelivery[]>();
+  for (const entry of entries) {
+    const group = groups.get(entry.inquiryId);
+    if (group) group.push(entry);
+    else groups.set(entry.inquiryId, [entry]);
+  }
+  return groups;
+}

@@ -1,37 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisDeviceDeliveryLog, RedisInquiryStore } from '../src/index.js';
 import { storeKeys } from '../src/redis/keys.js';
-import { answered, sampleInquiry, startRedisServer, type TestRedisServer } from '../src/testing/index.js';
-import { deletePrefix } from './redis-helpers.js';
+import { answered, sampleInquiry } from '../src/testing/index.js';
+import { commandCounts, deletePrefix, useRedisServer } from './redis-helpers.js';
 
-let server: TestRedisServer;
-let admin: Redis;
-const cleanups: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  admin = new Redis(server.url);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(async () => {
-  await admin?.quit();
-  await server?.stop();
-});
+const shared = useRedisServer();
 
 /** An inquiry store and a delivery log on one client, under a fresh prefix. */
 function open() {
   const prefix = `test:${randomUUID()}:`;
-  const redis = new Redis(server.url);
+  const redis = new Redis(shared.server.url);
   const store = new RedisInquiryStore({ redis, prefix });
   const log = new RedisDeviceDeliveryLog({ redis, prefix });
-  cleanups.push(async () => {
+  shared.cleanups.push(async () => {
     await store.close();
-    await deletePrefix(server.url, prefix);
+    await deletePrefix(shared.server.url, prefix);
     await redis.quit();
   });
   return { store, log, prefix, keys: storeKeys(prefix) };
@@ -53,7 +39,7 @@ const entry = (inquiryId: string, n: number): DeviceDelivery => ({
   at: 1_000 + n,
 });
 
-const keysUnder = (prefix: string) => admin.keys(`${prefix}*`);
+const keysUnder = (prefix: string) => shared.admin.keys(`${prefix}*`);
 
 describe('device deliveries in the inquiry hash (one Redis)', () => {
   it('keeps the newest per inquiry across batches, in the hash itself (no key of their own)', async () => {
@@ -79,11 +65,11 @@ describe('device deliveries in the inquiry hash (one Redis)', () => {
     const { store, log, prefix, keys } = open();
     const live = await asked(store);
     const gone = await asked(store);
-    await admin.del(keys.inquiry(gone));
+    await shared.admin.del(keys.inquiry(gone));
     const before = (await keysUnder(prefix)).sort();
     await log.add([entry('never-asked', 0), entry(gone, 1), entry(live, 2)]);
     expect((await keysUnder(prefix)).sort()).toEqual(before);
-    expect(await admin.exists(keys.inquiry('never-asked'), keys.inquiry(gone))).toBe(0);
+    expect(await shared.admin.exists(keys.inquiry('never-asked'), keys.inquiry(gone))).toBe(0);
     expect(await log.list(live)).toEqual([entry(live, 2)]);
     expect(await log.list(gone)).toEqual([]);
   });
@@ -97,8 +83,8 @@ describe('device deliveries in the inquiry hash (one Redis)', () => {
     expect((await store.get(id))?.answer).toBe('M');
     expect(await log.list(id)).toHaveLength(2);
     // Nothing of their own to expire: the hash's TTL (the retention now) covers them.
-    expect(await admin.pttl(keys.inquiry(id))).toBeGreaterThan(0);
-    await admin.del(keys.inquiry(id));
+    expect(await shared.admin.pttl(keys.inquiry(id))).toBeGreaterThan(0);
+    await shared.admin.del(keys.inquiry(id));
     expect(await log.list(id)).toEqual([]);
   });
 
@@ -106,20 +92,24 @@ describe('device deliveries in the inquiry hash (one Redis)', () => {
     const { store, log, keys } = open();
     const id = await asked(store);
     // As an earlier version left it: no `dlv` in the hash, the entries in `inq:{<id>}:devices`.
-    await admin.hdel(keys.inquiry(id), 'dlv');
-    await admin.lpush(keys.earlierDeliveries(id), JSON.stringify(entry(id, 0)), JSON.stringify(entry(id, 1)));
+    await shared.admin.hdel(keys.inquiry(id), 'dlv');
+    await shared.admin.lpush(
+      keys.earlierDeliveries(id),
+      JSON.stringify(entry(id, 0)),
+      JSON.stringify(entry(id, 1)),
+    );
     await log.add([entry(id, 2)]);
     await log.add([entry(id, 3), entry(id, 4)]);
     expect((await log.list(id)).map((e) => e.deviceName)).toEqual(['d4', 'd3', 'd2', 'd1', 'd0']);
-    expect(await admin.hget(keys.inquiry(id), 'dlv')).toBe('4');
+    expect(await shared.admin.hget(keys.inquiry(id), 'dlv')).toBe('4');
   });
 
   it('writes a batch in one command sent, whatever the inquiries', async () => {
     const { store, log } = open();
     const ids = [await asked(store), await asked(store), await asked(store)];
-    const before = await commandCalls();
+    const before = await commandCounts(shared.admin);
     await log.add(ids.flatMap((id, i) => [entry(id, i), entry(id, 10 + i)]));
-    const after = await commandCalls();
+    const after = await commandCounts(shared.admin);
     const ran = (command: string) => (after[command] ?? 0) - (before[command] ?? 0);
     // One script call (EVALSHA, or EVAL the first time on a connection); inside it, per inquiry: the
     // counter and the ring, nothing else.
@@ -127,12 +117,3 @@ describe('device deliveries in the inquiry hash (one Redis)', () => {
     expect(['hincrby', 'hset', 'hexists', 'del', 'pexpire'].map(ran)).toEqual([3, 3, 0, 0, 0]);
   });
 });
-
-/** Calls per command so far on the test server (INFO commandstats; scripts' calls included). */
-async function commandCalls(): Promise<Record<string, number>> {
-  const info = await admin.info('commandstats');
-  const counts: Record<string, number> = {};
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
-    counts[match[1] as string] = Number(match[2]);
-  return counts;
-}

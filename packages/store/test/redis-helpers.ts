@@ -1,4 +1,6 @@
 import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startRedisServer, type TestRedisServer } from '../src/testing/index.js';
 
 /** Deletes every key under `prefix` (tests each write under a unique prefix). */
 export async function deletePrefix(url: string, prefix: string): Promise<void> {
@@ -13,4 +15,38 @@ export async function deletePrefix(url: string, prefix: string): Promise<void> {
   } finally {
     await redis.quit();
   }
+}
+
+/** One redis-server for a test file, an admin client on it, and cleanups run after each test. */
+export interface SharedRedis {
+  server: TestRedisServer;
+  admin: Redis;
+  /** Run (last first) after each test: closing its clients, deleting its prefix. */
+  cleanups: (() => Promise<unknown>)[];
+}
+
+/** Starts a redis-server for the file's tests (stopped after them) and runs each test's cleanups. */
+export function useRedisServer(): SharedRedis {
+  const shared = { cleanups: [] } as unknown as SharedRedis;
+  beforeAll(async () => {
+    shared.server = await startRedisServer();
+    shared.admin = new Redis(shared.server.url);
+  });
+  afterEach(async () => {
+    for (const cleanup of shared.cleanups.splice(0).reverse()) await cleanup();
+  });
+  afterAll(async () => {
+    await shared.admin?.quit();
+    await shared.server?.stop();
+  });
+  return shared;
+}
+
+/** Calls per command so far on a server (INFO commandstats; scripts' calls included). */
+export async function commandCounts(admin: Redis): Promise<Record<string, number>> {
+  const info = await admin.info('commandstats');
+  const counts: Record<string, number> = {};
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    counts[match[1] as string] = Number(match[2]);
+  return counts;
 }

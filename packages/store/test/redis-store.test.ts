@@ -1,47 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ulid } from 'ulid';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedisInquiryStore } from '../src/index.js';
 import { type IndexKind, MAX_WAITER_TAGS, type StoreKeys, storeKeys } from '../src/redis/keys.js';
-import {
-  answered,
-  eventually,
-  sampleInquiry,
-  sleep,
-  startRedisServer,
-  type TestRedisServer,
-} from '../src/testing/index.js';
-import { deletePrefix } from './redis-helpers.js';
+import { answered, eventually, sampleInquiry, sleep, startRedisServer } from '../src/testing/index.js';
+import { commandCounts, deletePrefix, useRedisServer } from './redis-helpers.js';
 
-let server: TestRedisServer;
-let admin: Redis;
-const cleanups: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  admin = new Redis(server.url);
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-afterAll(async () => {
-  await admin?.quit();
-  await server?.stop();
-});
+const shared = useRedisServer();
 
 /** A store on its own client, under a fresh prefix, removed after the test. */
 function openStore(options: { retentionMs?: number; reconnectDelayMs?: number; prefix?: string } = {}) {
   const prefix = options.prefix ?? `test:${randomUUID()}:`;
-  const redis = new Redis(server.url, {
+  const redis = new Redis(shared.server.url, {
     maxRetriesPerRequest: 2,
     // The store's subscriber is a duplicate(), so it reconnects on this schedule too.
     ...(options.reconnectDelayMs === undefined ? {} : { retryStrategy: () => options.reconnectDelayMs }),
   });
   const store = new RedisInquiryStore({ redis, prefix, retentionMs: options.retentionMs });
-  cleanups.push(async () => {
+  shared.cleanups.push(async () => {
     await store.close();
-    await deletePrefix(server.url, prefix);
+    await deletePrefix(shared.server.url, prefix);
     await redis.quit();
   });
   return { store, redis, prefix, keys: storeKeys(prefix) };
@@ -49,8 +28,7 @@ function openStore(options: { retentionMs?: number; reconnectDelayMs?: number; p
 
 /** Calls of a command so far on the test server (INFO commandstats; scripts' calls included). */
 async function commandCalls(command: string): Promise<number> {
-  const info = await admin.info('commandstats');
-  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+  return (await commandCounts(shared.admin))[command] ?? 0;
 }
 
 /** Scripts run so far on the test server. */
@@ -80,10 +58,10 @@ describe('RedisInquiryStore on a real server', () => {
     store.onResolved((resolved) => heard.push(resolved.inquiryId));
     const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
     await sleep(50);
-    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    await shared.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     // The premise: nobody is subscribed when the resolution is published.
-    const channel = await creatorChannel(admin, keys, inquiry.inquiryId);
-    expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
+    const channel = await creatorChannel(shared.admin, keys, inquiry.inquiryId);
+    expect(await shared.admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     const started = Date.now();
     expect(await other.resolve(inquiry.inquiryId, answered('M'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'M' });
@@ -93,7 +71,7 @@ describe('RedisInquiryStore on a real server', () => {
     const next = sampleInquiry();
     await store.create(next);
     const waitingNext = store.waitForResolution(next.inquiryId, { deadline: Date.now() + 15_000 });
-    await eventually(async () => (await admin.pubsub('SHARDNUMSUB', channel))[1] === 1);
+    await eventually(async () => (await shared.admin.pubsub('SHARDNUMSUB', channel))[1] === 1);
     await other.resolve(next.inquiryId, answered('L'));
     expect(await waitingNext).toMatchObject({ status: 'answered', answer: 'L' });
     await eventually(() => heard.includes(next.inquiryId));
@@ -106,11 +84,11 @@ describe('RedisInquiryStore on a real server', () => {
     const inquiry = sampleInquiry();
     const id = inquiry.inquiryId;
     await creator.create(inquiry);
-    const waitersField = () => admin.hget(keys.inquiry(id), 'waiters');
+    const waitersField = () => shared.admin.hget(keys.inquiry(id), 'waiters');
     const creatorTag = String(await waitersField());
     // One channel per node, subscribed for its life, in a slot of its own.
     const creatorChannel = keys.nodeChannel(creatorTag);
-    expect(await admin.pubsub('SHARDNUMSUB', creatorChannel)).toEqual([creatorChannel, 1]);
+    expect(await shared.admin.pubsub('SHARDNUMSUB', creatorChannel)).toEqual([creatorChannel, 1]);
     const first = waiter.waitForResolution(id, { deadline: Date.now() + 15_000 });
     const second = waiter.waitForResolution(id, { deadline: Date.now() + 15_000 });
     await eventually(async () => (await waitersField())?.split(',').length === 2);
@@ -131,7 +109,7 @@ describe('RedisInquiryStore on a real server', () => {
     await creator.resolve(own.inquiryId, answered('X'));
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'X' });
     expect((await commandCalls('spublish')) - published).toBe(2);
-    expect(await admin.hget(keys.inquiry(own.inquiryId), 'waiters')).toBe(creatorTag);
+    expect(await shared.admin.hget(keys.inquiry(own.inquiryId), 'waiters')).toBe(creatorTag);
     // No wait subscribed anything.
     expect(await commandCalls('ssubscribe')).toBe(subscribeCalls);
   });
@@ -184,7 +162,7 @@ describe('RedisInquiryStore on a real server', () => {
     const { store: other } = openStore({ prefix });
     const inquiry = sampleInquiry();
     await store.create(inquiry);
-    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    await shared.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     const started = Date.now();
     // Lost: nobody is subscribed to the store's channel now (the other store's channel is down too).
     await other.resolve(inquiry.inquiryId, answered('D'));
@@ -207,7 +185,7 @@ describe('RedisInquiryStore on a real server', () => {
     waiter.onResolved((resolved) => heard.push(resolved.inquiryId));
     const waiting = waiter.waitForResolution(id, { deadline: Date.now() + 15_000, pending });
     await eventually(
-      async () => (await admin.hget(storeKeys(prefix).inquiry(id), 'waiters'))?.includes(',') === true,
+      async () => (await shared.admin.hget(storeKeys(prefix).inquiry(id), 'waiters'))?.includes(',') === true,
     );
     expect(await creator.resolve(id, answered('P'))).toMatchObject({ kind: 'won' });
     const resolved = await waiting;
@@ -237,9 +215,9 @@ describe('RedisInquiryStore on a real server', () => {
     const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
     await sleep(50);
     // No subscription at all (and none for a minute): only the local wake can end the wait.
-    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
-    const channel = await creatorChannel(admin, keys, inquiry.inquiryId);
-    expect(await admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
+    await shared.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    const channel = await creatorChannel(shared.admin, keys, inquiry.inquiryId);
+    expect(await shared.admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
     expect(await store.resolve(inquiry.inquiryId, answered('N'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'N' });
   });
@@ -551,10 +529,10 @@ describe('RedisInquiryStore opened from a URL', () => {
     'fails ping fast while Redis is down, recovers, and closes both its connections',
     async () => {
       const own = await startRedisServer();
-      cleanups.push(() => own.stop());
+      shared.cleanups.push(() => own.stop());
       const probe = new Redis(own.url, { maxRetriesPerRequest: 0, retryStrategy: () => 50 });
       probe.on('error', () => {});
-      cleanups.push(() => probe.quit().catch(() => probe.disconnect()));
+      shared.cleanups.push(() => probe.quit().catch(() => probe.disconnect()));
       const store = new RedisInquiryStore({ redis: own.url, prefix: 'url:' });
       await store.ping(1000);
       expect(await clientCount(probe)).toBe(3); // probe + store + subscriber

@@ -1,20 +1,7 @@
-import { eventually, sleep, startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { eventually, sleep } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser } from './decision-helpers.js';
-import { startTestNode, type TestNode } from './harness.js';
-
-/** A raw JSON-RPC POST to a node's /mcp (a held call answers on an SSE stream). */
-function rpc(t: TestNode, token: string, message: unknown): Promise<Response> {
-  return fetch(`${t.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify(message),
-  });
-}
+import { type NodePair, postMcp, startNodePair, type TestNode } from './harness.js';
 
 const sendInquiry = (id: number, args: Record<string, unknown>) => ({
   jsonrpc: '2.0',
@@ -33,28 +20,23 @@ const cancelled = (requestId: number) => ({
 // inquiry through the store: remembered by the create that made it, or by the hold of a call that
 // re-attached to an inquiry made earlier.
 describe('a cancel that lands on another node (two nodes on one Redis)', () => {
-  let redis: TestRedisServer;
+  let pair: NodePair;
   let a: TestNode;
   let b: TestNode;
   beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await startTestNode('memory', { REDIS_URL: redis.url });
-    b = await startTestNode('memory', { REDIS_URL: redis.url });
+    pair = await startNodePair();
+    ({ a, b } = pair);
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
+  afterAll(() => pair?.close());
 
   it('cancels the inquiry of a call that created it', async () => {
     const user = newUser();
     const token = await a.token(user, 'agent');
     const device = await b.device(user, 'Phone');
     await device.synced;
-    const call = await rpc(a, token, sendInquiry(42, { question: 'Cancel me from elsewhere' }));
+    const call = await postMcp(a, token, sendInquiry(42, { question: 'Cancel me from elsewhere' }));
     const asked = await device.nextNew();
-    expect((await rpc(b, token, cancelled(42))).status).toBe(202);
+    expect((await postMcp(b, token, cancelled(42))).status).toBe(202);
     expect(await device.nextResolved()).toMatchObject({ inquiryId: asked.inquiryId, status: 'cancelled' });
     expect(await call.text()).toContain('"status":"cancelled"');
   });
@@ -65,15 +47,15 @@ describe('a cancel that lands on another node (two nodes on one Redis)', () => {
     const device = await b.device(user, 'Phone');
     await device.synced;
     const args = { question: 'Asked twice', idempotencyKey: `k-${user}` };
-    const first = await rpc(a, token, sendInquiry(7, args));
+    const first = await postMcp(a, token, sendInquiry(7, args));
     const asked = await device.nextNew();
-    const second = await rpc(a, token, sendInquiry(8, args));
+    const second = await postMcp(a, token, sendInquiry(8, args));
     // The second call holds the same inquiry; cancelling it from node b ends both calls. Nothing says
     // when its hold has left the reference, so the cancel is sent until it lands (one for a call the
     // store does not know changes nothing).
     const resolved = device.nextResolved();
     await eventually(async () => {
-      expect((await rpc(b, token, cancelled(8))).status).toBe(202);
+      expect((await postMcp(b, token, cancelled(8))).status).toBe(202);
       return Promise.race([resolved.then(() => true), sleep(200).then(() => false)]);
     }, 4000);
     expect(await resolved).toMatchObject({ inquiryId: asked.inquiryId, status: 'cancelled' });

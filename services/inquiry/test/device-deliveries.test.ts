@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Delivery, type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
 import { openStateDatabase, RedisInquiryStore } from '@hitl/store';
-import { eventually, sampleInquiry, startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { eventually, sampleInquiry, startRedisServer } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import {
 } from '../src/notify/device-delivery-log.js';
 import { DeviceDeliveryRecorder } from '../src/socket/delivery-recorder.js';
 import { newUser } from './decision-helpers.js';
-import { body, startTestNode, type TestNode } from './harness.js';
+import { body, type NodePair, startNodePair, startTestNode, type TestNode } from './harness.js';
 
 interface Channels {
   items: Delivery[];
@@ -39,19 +39,14 @@ const channelsOf = async (t: TestNode, inquiryId: string, token: string) =>
   body<Channels>(await t.rest(`/api/inquiries/${inquiryId}/channels`, { token }));
 
 describe('device deliveries on the ops timeline: two nodes on one Redis', () => {
-  let redis: TestRedisServer;
+  let pair: NodePair;
   let a: TestNode;
   let b: TestNode;
   beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await startTestNode('memory', { REDIS_URL: redis.url });
-    b = await startTestNode('memory', { REDIS_URL: redis.url });
+    pair = await startNodePair();
+    ({ a, b } = pair);
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-  });
+  afterAll(() => pair?.close());
 
   it('an inquiry reaching two devices of a user on different nodes lists both, from either node', async () => {
     const { user, phone, laptop, call, id } = await twoDevicesAsked(a, b);

@@ -83,8 +83,43 @@ export async function startTestNode(kind: StoreKind, env: Record<string, string>
 }
 
 /** A response's JSON body, typed by the test that reads it. */
+/** A raw JSON-RPC POST to a node's /mcp, as an agent's client sends it (a held call answers on SSE). */
+export function postMcp(t: TestNode, token: string, message: unknown): Promise<Response> {
+  return fetch(`${t.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify(message),
+  });
+}
+
 export async function body<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
+}
+
+/** Two nodes on one fresh redis-server (the cluster's smallest shape). */
+export interface NodePair {
+  a: TestNode;
+  b: TestNode;
+  close(): Promise<void>;
+}
+
+export async function startNodePair(kind: StoreKind = 'memory'): Promise<NodePair> {
+  const redis = await startRedisServer();
+  const a = await startTestNode(kind, { REDIS_URL: redis.url });
+  const b = await startTestNode(kind, { REDIS_URL: redis.url });
+  return {
+    a,
+    b,
+    close: async () => {
+      await a.close();
+      await b.close();
+      await redis.stop();
+    },
+  };
 }
 
 /** Two nodes (SQLite each) sharing one redis-server and one directory file: a small cluster of a team. */

@@ -1,4 +1,4 @@
-import { type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
+import { type DeviceDelivery, deliveriesByInquiry, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
 import { Cluster, type Redis, type Result } from 'ioredis';
 import { type StoreKeys, storeKeys } from './keys.js';
 import { defineScripts } from './scripts.js';
@@ -40,7 +40,7 @@ export class RedisDeviceDeliveryLog {
 
   /** Appends a batch (any inquiries): one script on one Redis; on a Cluster one per inquiry (its slot). */
   async add(entries: readonly DeviceDelivery[]): Promise<void> {
-    const groups = byInquiry(entries);
+    const groups = deliveriesByInquiry(entries);
     if (groups.size === 0) return;
     const argsOf = (added: DeviceDelivery[]) => [
       added.length,
@@ -90,15 +90,4 @@ export class RedisDeviceDeliveryLog {
       .sort(newestFirst)
       .slice(0, MAX_DEVICE_DELIVERIES);
   }
-}
-
-/** The entries of a batch by inquiry, in the order they came. */
-function byInquiry(entries: readonly DeviceDelivery[]): Map<string, DeviceDelivery[]> {
-  const groups = new Map<string, DeviceDelivery[]>();
-  for (const entry of entries) {
-    const group = groups.get(entry.inquiryId);
-    if (group) group.push(entry);
-    else groups.set(entry.inquiryId, [entry]);
-  }
-  return groups;
 }

@@ -1,4 +1,4 @@
-import { type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
+import { type DeviceDelivery, deliveriesByInquiry, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
 import type { SqliteDatabase, SqliteStatement } from '@hitl/store';
 import { migrate } from '@hitl/store';
 
@@ -13,17 +13,6 @@ export interface DeviceDeliveryLog {
   list(inquiryId: string): Promise<DeviceDelivery[]>;
 }
 
-/** The entries of a batch by inquiry, in the order they came (`Map.groupBy` needs Node 21). */
-function byInquiry(entries: readonly DeviceDelivery[]): Map<string, DeviceDelivery[]> {
-  const groups = new Map<string, DeviceDelivery[]>();
-  for (const entry of entries) {
-    const group = groups.get(entry.inquiryId);
-    if (group) group.push(entry);
-    else groups.set(entry.inquiryId, [entry]);
-  }
-  return groups;
-}
-
 /** This process only: at most `maxInquiries` inquiries (the least recently written dropped first). */
 export class MemoryDeviceDeliveryLog implements DeviceDeliveryLog {
   private readonly byId = new Map<string, DeviceDelivery[]>();
@@ -31,7 +20,7 @@ export class MemoryDeviceDeliveryLog implements DeviceDeliveryLog {
   constructor(private readonly maxInquiries = 10_000) {}
 
   async add(entries: readonly DeviceDelivery[]): Promise<void> {
-    for (const [inquiryId, added] of byInquiry(entries)) {
+    for (const [inquiryId, added] of deliveriesByInquiry(entries)) {
       const kept = [...added.toReversed(), ...(this.byId.get(inquiryId) ?? [])];
       this.byId.delete(inquiryId);
       this.byId.set(inquiryId, kept.slice(0, MAX_DEVICE_DELIVERIES));
@@ -83,7 +72,7 @@ export class SqliteDeviceDeliveryLog implements DeviceDeliveryLog {
 
   async add(entries: readonly DeviceDelivery[]): Promise<void> {
     this.db.transaction(() => {
-      for (const [inquiryId, added] of byInquiry(entries)) {
+      for (const [inquiryId, added] of deliveriesByInquiry(entries)) {
         for (const entry of added) this.insert.run(inquiryId, JSON.stringify(entry));
         this.trimInquiry.run(inquiryId, inquiryId);
       }
