@@ -93,16 +93,18 @@ export class SqliteDecisionLog implements DecisionLog {
     const batch = this.queued;
     if (batch.length === 0) return;
     this.queued = [];
+    // The trim is in the same transaction: nothing here can throw out of the `setImmediate` callback.
+    let count = this.count + batch.length;
     try {
       this.db.transaction(() => {
         for (const { row } of batch) this.insert.run(...row);
+        if (count > this.options.max + Math.ceil(this.options.max / 10)) count = this.trim(count);
       })();
     } catch (error) {
       for (const append of batch) append.failed(error);
       return;
     }
-    this.count += batch.length;
-    if (this.count > this.options.max + Math.ceil(this.options.max / 10)) this.trim();
+    this.count = count;
     for (const append of batch) append.done();
   }
 
@@ -153,16 +155,15 @@ export class SqliteDecisionLog implements DecisionLog {
     return rows.map(decode).filter((r): r is DecisionRecord => r !== null);
   }
 
-  /** Drops the oldest records down to `max`. */
-  private trim(): void {
-    const excess = this.count - this.options.max;
+  /** Drops the oldest of `count` records down to `max`; returns how many are left. */
+  private trim(count: number): number {
     this.db
       .prepare(
         `DELETE FROM decisions WHERE (ms, seq) IN
            (SELECT ms, seq FROM decisions ORDER BY ms, seq LIMIT ?)`,
       )
-      .run(excess);
-    this.count = Number((this.db.prepare('SELECT count(*) AS n FROM decisions').get() as { n: number }).n);
+      .run(count - this.options.max);
+    return Number((this.db.prepare('SELECT count(*) AS n FROM decisions').get() as { n: number }).n);
   }
 }
 
