@@ -152,6 +152,37 @@ describe('SqliteInquiryStore', () => {
     }
   });
 
+  it('moves the flushes to the thread pool once they are slow, one at a time, each shared by what waited', async () => {
+    const path = join(tempDir(), 'hitl.db');
+    const state = openStateDatabase(path);
+    try {
+      state.db.exec('CREATE TABLE t (x INTEGER)');
+      // Any flush counts as slow: the first runs here, and its time sends the next ones to the pool.
+      const wal = new WalSync(`${path}-wal`, { inlineBelowMs: 1e-9 });
+      expect(wal.onPool).toBe(false);
+      await wal.sync();
+      expect(wal.onPool).toBe(true);
+      const first = Array.from({ length: 5 }, () => wal.sync());
+      await new Promise((resolve) => setImmediate(resolve));
+      // The pool flush is running: these wait for the next one, which starts when it ends.
+      const second = Array.from({ length: 5 }, () => wal.sync());
+      expect(wal.flushes).toBe(2);
+      await Promise.all(first);
+      await Promise.all(second);
+      expect(wal.flushes).toBe(3);
+      // Closed while a pool flush runs: what was asked is flushed here, and the handle closes after.
+      const running = wal.sync();
+      await new Promise((resolve) => setImmediate(resolve));
+      const last = wal.sync();
+      wal.close();
+      await Promise.all([running, last]);
+      expect(wal.flushes).toBe(5);
+      await expect(wal.sync()).rejects.toThrow(/after close/);
+    } finally {
+      state.close();
+    }
+  });
+
   it('fails a sync, and every sync of its turn, when the WAL cannot be flushed', async () => {
     const wal = new WalSync(join(tempDir(), 'never-written.db-wal'));
     const both = [wal.sync(), wal.sync()];
