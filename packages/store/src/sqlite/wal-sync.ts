@@ -98,6 +98,7 @@ export class WalSync {
   }
 
   private flushHere(waiting: Waiting[]): void {
+    this.flushed++;
     const started = performance.now();
     try {
       fdatasyncSync(this.open());
@@ -110,6 +111,7 @@ export class WalSync {
   }
 
   private flushOnPool(waiting: Waiting[]): void {
+    this.flushed++;
     let fd: number;
     try {
       fd = this.open();
@@ -130,7 +132,6 @@ export class WalSync {
 
   /** The WAL's handle, opened on first use: the file exists once the database has been written to. */
   private open(): number {
-    this.flushed++;
     this.fd ??= openSync(this.walPath, 'r');
     return this.fd;
   }
