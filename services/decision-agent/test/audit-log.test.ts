@@ -181,30 +181,6 @@ describe('bounds', () => {
     }
   });
 
-  it('the SQLite log writes appends after the current turn, and a read sees them before they are written', async () => {
-    const file = stateFile('burst');
-    const log = new SqliteDecisionLog({ db: file.db, max: 100 });
-    const appends = [log.append(record(1)), log.append(record(2)), log.append(record(3))];
-    // Not written yet (the write waits for the end of this turn), but a read writes them first.
-    expect((await log.list({ limit: 10 })).items.map((r) => r.inquiryId)).toEqual([
-      'inq-3',
-      'inq-2',
-      'inq-1',
-    ]);
-    const ids = (await Promise.all(appends)).map((r) => r.id);
-    expect(new Set(ids).size).toBe(3);
-    expect(await log.get(ids[0] as string)).toMatchObject({ inquiryId: 'inq-1' });
-  });
-
-  it('a SQLite append that cannot be written rejects, and so does every append of its batch', async () => {
-    const path = join(stateDir, `closed-${randomUUID()}.db`);
-    const file = openStateDatabase(path);
-    const log = new SqliteDecisionLog({ db: file.db, max: 100 });
-    const appends = [log.append(record(1)), log.append(record(2))];
-    file.close();
-    for (const append of appends) await expect(append).rejects.toThrow();
-  });
-
   it('the Redis stream is trimmed near its cap', async () => {
     const prefix = `test:${randomUUID()}:`;
     const log = new RedisDecisionLog({ redis, prefix, max: 100 });

@@ -36,10 +36,9 @@ const SCAN_CAP = 5000;
 
 /**
  * The embedded node's durable audit log: a table in the node's SQLite state file, so the log
- * survives restarts. Appends are written together, in one transaction, once the current turn of the
- * event loop is over (`setImmediate`): an answer's resumed call and its device's ack go out first, and
- * a burst of resolutions costs one commit. `append` resolves once its record is committed; every
- * read writes what is queued first, so a read sees every append made before it.
+ * survives restarts. Each append is committed before it returns: the node appends right after a
+ * resolve and before the device's ack, so every acknowledged answer has its record after a kill -9
+ * (a deferred, batched write lost them: seen in restart-durable).
  */
 export class SqliteDecisionLog implements DecisionLog {
   private readonly db: SqliteDatabase;
@@ -47,8 +46,6 @@ export class SqliteDecisionLog implements DecisionLog {
   private lastMs = 0;
   private seq = 0;
   private count: number;
-  private queued: { row: unknown[]; done: () => void; failed: (error: unknown) => void }[] = [];
-  private flushing: ReturnType<typeof setImmediate> | undefined;
 
   constructor(private readonly options: SqliteDecisionLogOptions) {
     this.db = options.db;
@@ -66,11 +63,11 @@ export class SqliteDecisionLog implements DecisionLog {
     this.count = Number((this.db.prepare('SELECT count(*) AS n FROM decisions').get() as { n: number }).n);
   }
 
-  append(record: NewDecisionRecord): Promise<DecisionRecord> {
+  async append(record: NewDecisionRecord): Promise<DecisionRecord> {
     const ms = Math.max((this.options.now ?? Date.now)(), this.lastMs);
     this.seq = ms === this.lastMs ? this.seq + 1 : 0;
     this.lastMs = ms;
-    const row = [
+    this.insert.run(
       ms,
       this.seq,
       record.at,
@@ -78,39 +75,14 @@ export class SqliteDecisionLog implements DecisionLog {
       record.outcome,
       record.strategy ?? null,
       JSON.stringify(record),
-    ];
-    const appended: DecisionRecord = { id: `${ms}-${this.seq}`, ...record };
-    return new Promise((resolve, reject) => {
-      this.queued.push({ row, done: () => resolve(appended), failed: reject });
-      this.flushing ??= setImmediate(() => this.flush());
-    });
-  }
-
-  /** Commits every queued append in one transaction (a failure fails each of them). */
-  private flush(): void {
-    clearImmediate(this.flushing);
-    this.flushing = undefined;
-    const batch = this.queued;
-    if (batch.length === 0) return;
-    this.queued = [];
-    // The trim is in the same transaction: nothing here can throw out of the `setImmediate` callback.
-    let count = this.count + batch.length;
-    try {
-      this.db.transaction(() => {
-        for (const { row } of batch) this.insert.run(...row);
-        if (count > this.options.max + Math.ceil(this.options.max / 10)) count = this.trim(count);
-      })();
-    } catch (error) {
-      for (const append of batch) append.failed(error);
-      return;
-    }
-    this.count = count;
-    for (const append of batch) append.done();
+    );
+    this.count++;
+    if (this.count > this.options.max + Math.ceil(this.options.max / 10)) this.count = this.trim(this.count);
+    return { id: `${ms}-${this.seq}`, ...record };
   }
 
   async get(id: string): Promise<DecisionRecord | null> {
     if (!RECORD_ID.test(id)) return null;
-    this.flush();
     const [ms, seq] = id.split('-').map(Number);
     return decode(
       this.db.prepare('SELECT ms, seq, body FROM decisions WHERE ms = ? AND seq = ?').get(ms, seq),
@@ -118,7 +90,6 @@ export class SqliteDecisionLog implements DecisionLog {
   }
 
   async list(query: ListDecisionsQuery): Promise<Page<DecisionRecord>> {
-    this.flush();
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.cursor !== undefined && RECORD_ID.test(query.cursor)) {
@@ -148,7 +119,6 @@ export class SqliteDecisionLog implements DecisionLog {
   }
 
   async since(since: number, max: number): Promise<DecisionRecord[]> {
-    this.flush();
     const rows = this.db
       .prepare('SELECT ms, seq, body FROM decisions WHERE at >= ? ORDER BY ms DESC, seq DESC LIMIT ?')
       .all(since, max);
