@@ -85,12 +85,16 @@ export interface InquiryStore {
   /**
    * Ends a pending inquiry; exactly one of any number of concurrent calls wins. `asker`: the
    * inquiry's `userId` and `idempotencyKey` when the caller has read it (they never change), so a
-   * store can drop its indexes in the same step; the outcome is the same without it.
+   * store can drop its indexes in the same step; the outcome is the same without it, or with a wrong
+   * guess. `addressedTo`: a user the inquiry must be addressed to (`isAddressedTo`, escalation
+   * included), checked in the same step: otherwise `not_found` and nothing written (what a read first
+   * and a resolve after would do, for a caller that did not read it).
    */
   resolve(
     inquiryId: string,
     resolution: Resolution,
     asker?: Pick<Inquiry, 'userId' | 'idempotencyKey'>,
+    addressedTo?: string,
   ): Promise<ResolveResult>;
   /**
    * Casts `vote` on a pending quorum approval, in one atomic step across nodes: a user votes once; a

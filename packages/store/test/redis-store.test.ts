@@ -291,6 +291,22 @@ describe('RedisInquiryStore on a real server', () => {
     expect(await redis.keys(`${prefix}*:events`)).toEqual([]);
   });
 
+  it('shortens the idempotency key with the hash when the hint names the asker but not the key', async () => {
+    const { store, redis, keys } = openStore({ retentionMs: 60_000 });
+    const inquiry = sampleInquiry({ idempotencyKey: 'order-9' });
+    await store.create(inquiry);
+    const id = inquiry.inquiryId;
+    // A node that skipped its read guesses the asker from what it relayed: the user, not the key.
+    expect(await store.resolve(id, answered('T'), { userId: 'user-a' }, 'user-a')).toMatchObject({
+      kind: 'won',
+    });
+    const expiresAt = (key: string) => redis.call('PEXPIRETIME', key) as Promise<number>;
+    const idem = keys.idempotency('user-a', 'order-9');
+    await eventually(async () => (await expiresAt(idem)) <= (await expiresAt(keys.inquiry(id))));
+    expect(await redis.pttl(idem)).toBeGreaterThan(0);
+    expect(await redis.zscore(keys.userPending('user-a'), id)).toBeNull();
+  });
+
   it('keeps a pending inquiry with a week-long answer window its service deadline plus the retention', async () => {
     const { store, redis, keys } = openStore({ retentionMs: 60_000 });
     const now = Date.now();
@@ -370,6 +386,7 @@ describe('RedisInquiryStore on a real server', () => {
         token,
         id,
         'node-a',
+        '',
       );
     expect((await resolve('call-1'))[0]).toBe(1);
     expect((await resolve('call-1'))[0]).toBe(1);
@@ -424,6 +441,7 @@ describe('RedisInquiryStore on a real server', () => {
         '1',
         '1',
         'node-b',
+        '',
       );
     expect((await resolve('call-1'))[0]).toBe(1);
     expect((await resolve('call-1'))[0]).toBe(1);

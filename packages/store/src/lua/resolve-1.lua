@@ -13,6 +13,7 @@
     ARGV[6] this call's token (a re-sent command must not turn its own win into a loss)
     ARGV[7] the inquiry id
     ARGV[8] the resolving node's tag
+    ARGV[9] a user the inquiry must be addressed to, else it reads as not found ('' for no check)
 
   Output:
     {1, inquiry, status, resolution, suggested, votes, escalatedAt, waiters, message}
@@ -25,6 +26,6 @@
 ]]
 local hashKey, status, resolutionJson, retentionMs, nodeChannelPrefix, resolvedAt, resolveOp =
   KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local inquiryId, ownTag, publishHere = ARGV[7], ARGV[8], false
+local inquiryId, ownTag, publishHere, addressedTo = ARGV[7], ARGV[8], false, ARGV[9] ~= '' and ARGV[9]
 -- #include end-pending
 return won

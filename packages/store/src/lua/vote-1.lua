@@ -59,6 +59,6 @@ end
 
 local hashKey, status, resolutionJson, retentionMs, nodeChannelPrefix, resolvedAt, resolveOp =
   KEYS[1], 'answered', ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
-local inquiryId, ownTag, publishHere = ARGV[9], ARGV[10], ARGV[11] == '1'
+local inquiryId, ownTag, publishHere, addressedTo = ARGV[9], ARGV[10], ARGV[11] == '1', false
 -- #include end-pending
 return won

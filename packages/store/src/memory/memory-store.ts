@@ -109,9 +109,16 @@ export class MemoryInquiryStore implements InquiryStore {
     return this.rows.where((inquiry) => inquiry.status === 'pending').length;
   }
 
-  async resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult> {
+  async resolve(
+    inquiryId: string,
+    resolution: Resolution,
+    _asker?: unknown,
+    addressedTo?: string,
+  ): Promise<ResolveResult> {
     const current = this.rows.get(inquiryId);
-    if (!current) return { kind: 'not_found' };
+    if (!current || (addressedTo !== undefined && !isAddressedTo(current, addressedTo))) {
+      return { kind: 'not_found' };
+    }
     if (current.status !== 'pending') return { kind: 'lost', inquiry: { ...current } };
     const resolved = withResolution(current, structuredClone(resolution));
     this.rows.replace(resolved);

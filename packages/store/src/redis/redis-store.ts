@@ -138,10 +138,22 @@ export class RedisInquiryStore implements InquiryStore {
     return countAllPending(this.ctx);
   }
 
-  resolve(inquiryId: string, resolution: Resolution, asker?: AskerHint): Promise<ResolveResult> {
+  resolve(
+    inquiryId: string,
+    resolution: Resolution,
+    asker?: AskerHint,
+    addressedTo?: string,
+  ): Promise<ResolveResult> {
     // This node's waiters wake on the reply; the published message wakes the other nodes' (and is
     // skipped here, if this node watches it too). Listeners hear each resolution once.
-    return resolveInquiry(this.ctx, inquiryId, resolution, asker, (inquiry) => this.ended(inquiry));
+    return resolveInquiry(
+      this.ctx,
+      inquiryId,
+      resolution,
+      asker,
+      (inquiry) => this.ended(inquiry),
+      addressedTo,
+    );
   }
 
   vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {

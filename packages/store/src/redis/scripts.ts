@@ -57,6 +57,7 @@ declare module 'ioredis' {
       callToken: string,
       inquiryId: string,
       ownTag: string,
+      addressedTo: string,
     ): Result<RawReply, Context>;
     /** src/lua/resolve-at-once-5.lua (one Redis) */
     hitlResolveAtOnce(
@@ -75,6 +76,7 @@ declare module 'ioredis' {
       hasKey: '0' | '1',
       knowsAsker: '0' | '1',
       ownTag: string,
+      addressedTo: string,
     ): Result<RawReply, Context>;
     /** src/lua/vote-1.lua */
     hitlVote(

@@ -207,7 +207,8 @@ async function reserve(ctx: WriteContext, input: NewInquiry, options: CreateOpti
 
 /**
  * Resolve-once, then the clean-up. On one Redis, when the caller knows the asker: one step
- * (resolve-at-once-5). Otherwise resolve-1 (or resolve-at-once-5 without the user's keys), then a
+ * (resolve-at-once-5). `addressedTo`: a user the inquiry must be addressed to (checked in the same
+ * step; otherwise `not_found`, and nothing written). Otherwise resolve-1 (or resolve-at-once-5 without the user's keys), then a
  * best-effort clean-up of the user's keys. `onWon` hears the win as soon as Redis confirms it (before
  * any clean-up), so waiters on this node need no message: the scripts publish only to the other
  * nodes waiting on the inquiry (on a Cluster, {@link tellWaiters} does).
@@ -218,6 +219,7 @@ export async function resolveInquiry(
   resolution: Resolution,
   asker?: AskerHint,
   onWon?: (inquiry: Inquiry) => void,
+  addressedTo?: string,
 ): Promise<ResolveResult> {
   const { redis, keys } = ctx;
   const startedAt = performance.now();
@@ -241,8 +243,9 @@ export async function resolveInquiry(
         asker?.idempotencyKey === undefined ? '0' : '1',
         asker === undefined ? '0' : '1',
         ctx.tag,
+        addressedTo ?? '',
       )
-    : await redis.hitlResolve(keys.inquiry(inquiryId), ...args, inquiryId, ctx.tag);
+    : await redis.hitlResolve(keys.inquiry(inquiryId), ...args, inquiryId, ctx.tag, addressedTo ?? '');
   const reply = readReply(
     ctx.atOnce ? 'resolve-at-once-5' : 'resolve-1',
     raw,
@@ -255,7 +258,10 @@ export async function resolveInquiry(
   if (reply.code === ScriptCode.Existed) return { kind: 'lost', inquiry };
   onWon?.(inquiry);
   tellWaiters(ctx, reply.fields);
-  const cleanedUp = ctx.atOnce && asker?.userId === inquiry.userId;
+  // The script did the asker's keys only if the hint named them right: a caller may guess (a node that
+  // skipped its read guesses from what it relayed to its devices); a wrong guess leaves them to release-2.
+  const cleanedUp =
+    ctx.atOnce && asker?.userId === inquiry.userId && asker.idempotencyKey === inquiry.idempotencyKey;
   if (!cleanedUp || otherMembers(inquiry).length > 0 || inquiry.escalation) {
     await unindex(ctx, inquiry, startedAt, !cleanedUp);
   }

@@ -1,4 +1,4 @@
-import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
+import { type Inquiry, isAddressedTo, type Page, type Resolution, type Vote } from '@hitl/protocol';
 import { CallRefs } from '../call-refs.js';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { FreshCreates } from '../fresh-creates.js';
@@ -123,10 +123,17 @@ export class SqliteInquiryStore implements InquiryStore {
     return this.rows.countPending(undefined, this.now());
   }
 
-  async resolve(inquiryId: string, resolution: Resolution): Promise<ResolveResult> {
+  async resolve(
+    inquiryId: string,
+    resolution: Resolution,
+    _asker?: unknown,
+    addressedTo?: string,
+  ): Promise<ResolveResult> {
     const now = this.now();
     const current = this.rows.get(inquiryId, now);
-    if (!current) return { kind: 'not_found' };
+    if (!current || (addressedTo !== undefined && !isAddressedTo(current, addressedTo))) {
+      return { kind: 'not_found' };
+    }
     if (current.status !== 'pending') return { kind: 'lost', inquiry: current };
     const resolved = withResolution(current, structuredClone(resolution));
     if (!(await this.end(resolved, now))) {

@@ -35,6 +35,53 @@ export function resolveContract(open: MakeStore): void {
       expect(await fixture.store.listDue(Date.now() + 3_600_000, 10)).toEqual([]);
     });
 
+    it('with addressedTo, resolves only what is addressed to that user (escalation included)', async () => {
+      const fixture = await open();
+      const { store } = fixture;
+      const peer = await peerOf(fixture);
+      // The asker's own question: addressed to the asker's user only.
+      const own = await createNew(store);
+      expect(await peer.resolve(own.inquiryId, answered('M'), undefined, 'user-b')).toEqual({
+        kind: 'not_found',
+      });
+      expect(await store.get(own.inquiryId)).toMatchObject({ status: 'pending' });
+      expect(await peer.resolve(own.inquiryId, answered('M'), { userId: 'user-a' }, 'user-a')).toMatchObject({
+        kind: 'won',
+        inquiry: { status: 'answered', answer: 'M' },
+      });
+      // Not addressed reads as not found even once it ended (as a read would: not yours to see).
+      expect(await peer.resolve(own.inquiryId, answered('L'), undefined, 'user-b')).toEqual({
+        kind: 'not_found',
+      });
+      expect(await peer.resolve(own.inquiryId, answered('L'), undefined, 'user-a')).toMatchObject({
+        kind: 'lost',
+        inquiry: { answer: 'M' },
+      });
+      // A team's question: its audience, not the asker; the escalation's users once it escalated.
+      const team = await createNew(store, {
+        idempotencyKey: 'team-q',
+        audience: ['ann', 'bob'],
+        escalation: { at: Date.now() - 1, users: ['zed'] },
+      });
+      for (const outsider of ['user-a', 'zed']) {
+        expect(await peer.resolve(team.inquiryId, answered('S'), undefined, outsider)).toEqual({
+          kind: 'not_found',
+        });
+      }
+      expect(await store.escalate(team.inquiryId, Date.now())).not.toBeNull();
+      // A guessed asker (wrong user, no key): the outcome and the clean-up are still the asker's.
+      expect(await peer.resolve(team.inquiryId, answered('S'), { userId: 'zed' }, 'zed')).toMatchObject({
+        kind: 'won',
+        inquiry: { answer: 'S' },
+      });
+      await eventually(async () => (await store.countPending('user-a')) === 0);
+      for (const member of ['ann', 'bob', 'zed']) {
+        await eventually(async () => (await store.countPending(member)) === 0);
+      }
+      expect(await store.getByKey('user-a', 'team-q')).toMatchObject({ status: 'answered', answer: 'S' });
+      expect((await store.list({ status: 'pending', limit: 10 })).items).toEqual([]);
+    });
+
     it('answers not_found for an unknown inquiry', async () => {
       const { store } = await open();
       expect(await store.resolve('01ARZ3NDEKTSV4RRFFQ69G5FAV', answered('M'))).toEqual({ kind: 'not_found' });

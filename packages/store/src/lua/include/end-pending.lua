@@ -2,6 +2,9 @@
 -- The caller has set the locals:
 --   hashKey, status, resolutionJson, retentionMs, resolvedAt, resolveOp,
 --   inquiryId, nodeChannelPrefix, ownTag (the resolving node's tag: its waiters wake from the reply),
+--   addressedTo (false, or a user: an inquiry not addressed to that user reads as not found, as the
+--   service's own read before a resolve would have it: the answering device's user, whose node skipped
+--   that read),
 --   publishHere (true on one Redis: publish to the waiting nodes' channels from here; false on a
 --   Cluster, where those channels live in other slots and the caller publishes `message` itself)
 -- and reads `f` (the stored fields before the write: inquiry, status, resolution, suggested, resolveOp,
@@ -11,6 +14,23 @@ local f = redis.call('HMGET', hashKey, 'inquiry', 'status', 'resolution', 'sugge
   'escalatedAt', 'waiters')
 if not f[1] then
   return {-1}
+end
+if addressedTo then
+  -- audienceOf in @hitl/protocol: the audience (else the asker's user), plus the escalation's users
+  -- once it escalated (`escalatedAt`).
+  local created = cjson.decode(f[1])
+  local addressed = false
+  for _, userId in ipairs(created.audience or {created.userId}) do
+    if userId == addressedTo then addressed = true end
+  end
+  if not addressed and f[8] and created.escalation then
+    for _, userId in ipairs(created.escalation.users) do
+      if userId == addressedTo then addressed = true end
+    end
+  end
+  if not addressed then
+    return {-1}
+  end
 end
 
 -- The resolution message: the id, a space, then only what changes while pending (a waiter already
