@@ -128,6 +128,8 @@ export interface TeamCluster {
   b: TestNode;
   /** The directory file both nodes read (rewrite it and call `directory.reload()` to change it). */
   file: string;
+  /** The redis-server both nodes share. */
+  redisUrl: string;
   close(): Promise<void>;
 }
 
@@ -146,6 +148,7 @@ export async function startTeamCluster(
     a,
     b,
     file,
+    redisUrl: redis.url,
     close: async () => {
       await a.close();
       await b.close();

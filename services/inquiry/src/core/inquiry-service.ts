@@ -9,6 +9,7 @@ import {
   type InquiryContent,
   isAddressedTo,
   type Resolution,
+  type ResponseShape,
   responseProblem,
   type SendInquiryInput,
   type TimeoutTiers,
@@ -34,6 +35,17 @@ export interface InquiryServiceDeps {
   decisions?: DecisionDeps;
   /** The directory in force (read at each ask, so a reload applies to the next question). */
   directory?: { readonly current: Directory };
+}
+
+/**
+ * What a node that handed an inquiry to its devices keeps of it (none of it ever changes): what an
+ * answer is checked against, the quorum, its service deadline, and for a question with an audience a
+ * guess at the asker's user (the view names only the agent token's subject).
+ */
+export interface RelayedInquiry extends ResponseShape {
+  quorum?: number;
+  askerGuess?: string;
+  serviceAt: number;
 }
 
 /** Who asks: the user the question is for, and the agent token that asked. */
@@ -220,7 +232,33 @@ export class InquiryService {
         this.write(inquiry, ending, resolution, decision),
       );
     }
-    return this.write(inquiry, ending, resolutionFor(inquiry, ending, config.texts, now));
+    return this.write(inquiry, ending, resolutionFor(ending, config.texts, now));
+  }
+
+  /**
+   * A person's answer to an inquiry this node relayed to their device, without reading it first: the
+   * answer is checked against what was relayed (it never changes), and the resolve itself checks, in
+   * its one step, that the inquiry exists, is addressed to `userId` (escalation included) and is
+   * pending. What that cannot settle the way `settle` would takes `settle`: a quorum approval (a
+   * vote), and an answer that does not fit (whose error comes after not-found and already-resolved).
+   */
+  async answerRelayed(
+    inquiryId: string,
+    userId: string,
+    ending: Extract<Ending, { type: 'answer' }>,
+    relayed: RelayedInquiry,
+  ): Promise<SettleResult> {
+    if (relayed.quorum !== undefined || responseProblem(relayed, ending.response) !== null) {
+      return this.settle(inquiryId, userId, ending);
+    }
+    const answer = { ...ending, device: { ...ending.device, userId } };
+    const resolution = resolutionFor(answer, this.deps.config.texts, this.deps.clock.now());
+    // Without an audience the inquiry is addressed to its asker's user alone: `userId`, once the
+    // resolve's check passes. The key (if any) is unknown: the store then clears it in a second step.
+    const asker = { userId: relayed.askerGuess ?? userId };
+    const result = await this.deps.store.resolve(inquiryId, resolution, asker, userId);
+    if (result.kind === 'won') this.announce(result.inquiry, answer);
+    return result;
   }
 
   /**
@@ -253,7 +291,7 @@ export class InquiryService {
       vote: ending.response === 'approve' ? 'approve' : 'reject',
       at: now,
     };
-    const decides = resolutionFor(inquiry, ending, this.deps.config.texts, now);
+    const decides = resolutionFor(ending, this.deps.config.texts, now);
     const result = await this.deps.store.vote(inquiry.inquiryId, vote, decides);
     if (result.kind === 'won') this.announce(result.inquiry, ending);
     if (result.kind === 'counted') {

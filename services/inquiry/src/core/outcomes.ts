@@ -1,4 +1,4 @@
-import type { Inquiry, InquiryResponse, Resolution, ResolvedBy } from '@hitl/protocol';
+import type { InquiryResponse, Resolution, ResolvedBy } from '@hitl/protocol';
 
 export interface PresetTexts {
   timeout: string;
@@ -38,12 +38,7 @@ function deviceFields(device: DeviceRef): Partial<ResolvedBy> {
  * The resolution an ending writes. With no fallback strategy (or `preset_text`) a timeout or refusal
  * carries the preset text, and `resolvedBy` says plainly that no human answered.
  */
-export function resolutionFor(
-  _inquiry: Inquiry,
-  ending: Ending,
-  texts: PresetTexts,
-  now: number,
-): Resolution {
+export function resolutionFor(ending: Ending, texts: PresetTexts, now: number): Resolution {
   switch (ending.type) {
     case 'answer':
       return {

@@ -9,14 +9,19 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Ending } from '../core/outcomes.js';
+import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import type { DeviceSocket } from './device-socket.js';
+import type { RelayedInquiries } from './relayed-inquiries.js';
 
 export interface DeviceEventDeps {
   service: InquiryService;
   limiter: RateLimiter;
   logger: Logger;
+  clock: Clock;
+  /** What this node relayed to its devices: an answer to one of those skips the read before its resolve. */
+  relayed?: RelayedInquiries;
 }
 
 /** A device's answers, refusals and timer reports, each acked `{ok, status}` or `{ok: false, error}`. */
@@ -55,15 +60,22 @@ async function handle<S extends z.ZodType>(
   const parsed = schema.safeParse(payload);
   if (!parsed.success) return fail('invalid_input', describeZodError(parsed.error));
   const { inquiryId } = parsed.data as { inquiryId: string };
-  // The read the resolve needs goes out with the rate-limit check (one round trip, not two); it
+  const { userId } = socket.data;
+  const ending = toEnding(parsed.data);
+  // An answer to what this node relayed to its devices needs no read first (the resolve checks).
+  const relayed = ending.type === 'answer' ? deps.relayed?.get(inquiryId, deps.clock.now()) : undefined;
+  // Else the read the resolve needs goes out with the rate-limit check (one round trip, not two); it
   // changes nothing, so an answer over the limit still has no effect.
-  const found = deps.service.find(inquiryId, socket.data.userId);
-  found.catch(() => undefined);
+  const found = relayed ? undefined : deps.service.find(inquiryId, userId);
+  found?.catch(() => undefined);
   const rate = await deps.limiter.consume(socket.data.tokenKey);
   if (!rate.ok)
     return fail('rate_limited', `rate limit reached; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`);
   try {
-    const result = await deps.service.settle(inquiryId, socket.data.userId, toEnding(parsed.data), found);
+    const result =
+      relayed && ending.type === 'answer'
+        ? await deps.service.answerRelayed(inquiryId, userId, ending, relayed)
+        : await deps.service.settle(inquiryId, userId, ending, found);
     if (result.kind === 'won') return reply({ ok: true, status: result.inquiry.status });
     if (result.kind === 'not_found') return fail('not_found', `no inquiry ${inquiryId}`);
     if (result.kind === 'counted') {

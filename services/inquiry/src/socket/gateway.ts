@@ -22,6 +22,7 @@ import { type DeviceDeliveryRecorder, recordDeliveries } from './delivery-record
 import { handleDeviceEvents } from './device-events.js';
 import { type DeviceServer, type DeviceSocket, OPS_ROOM, tokenRoom, userRoom } from './device-socket.js';
 import { checkHandshake } from './handshake.js';
+import { keepRelayed, RelayedInquiries } from './relayed-inquiries.js';
 import { subscriptionsSettled } from './room-aware-adapter.js';
 import { boundOutgoing, capSocketsPerToken, dropSocket, MAX_OUTGOING_BYTES } from './socket-limits.js';
 import { syncDevice } from './sync.js';
@@ -79,6 +80,7 @@ export function createDeviceGateway(
     }),
   );
   const drop = (socket: DeviceSocket, reason: string) => dropSocket(socket, reason, deps.logger);
+  const relayed = new RelayedInquiries();
 
   deps.revocations?.onReload(() => {
     for (const socket of io.of('/').sockets.values()) {
@@ -97,6 +99,7 @@ export function createDeviceGateway(
       return;
     }
     if (deps.deliveries) recordDeliveries(socket, deps.deliveries, deps.clock);
+    keepRelayed(socket, relayed);
     const joined = socket.join([userRoom(socket.data.userId), tokenRoom(socket.data.tokenKey)]);
     const named = DeviceNameSchema.safeParse(socket.handshake.auth?.deviceName);
     deps.sightings?.note(socket.data.claims, named.success ? named.data : undefined);
@@ -108,7 +111,7 @@ export function createDeviceGateway(
     void Promise.resolve(joined)
       .then(() => subscriptionsSettled(io.of('/').adapter))
       .then(() => syncDevice(socket, { ...deps, drop }));
-    handleDeviceEvents(socket, deps);
+    handleDeviceEvents(socket, { ...deps, relayed });
   });
 
   /**
