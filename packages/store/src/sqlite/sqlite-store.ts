@@ -195,10 +195,11 @@ export class SqliteInquiryStore implements InquiryStore {
     return true;
   }
 
+  /** Each hears of the end through its own copy (shallow, as the memory store's: nobody changes one). */
   private announce(resolved: Inquiry): void {
     this.fresh.ended(resolved);
-    this.waiters.wake(structuredClone(resolved));
-    this.listeners.emit(structuredClone(resolved));
+    this.waiters.wake({ ...resolved });
+    this.listeners.emit({ ...resolved });
   }
 
   async suggest(inquiryId: string, suggestedAnswer: Inquiry['suggestedAnswer']): Promise<boolean> {

@@ -257,7 +257,7 @@ export class InquiryService {
     // resolve's check passes. The key (if any) is unknown: the store then clears it in a second step.
     const asker = { userId: relayed.askerGuess ?? userId };
     const result = await this.deps.store.resolve(inquiryId, resolution, asker, userId);
-    if (result.kind === 'won') this.announce(result.inquiry, answer);
+    if (result.kind === 'won') await this.announce(result.inquiry, answer);
     return result;
   }
 
@@ -273,7 +273,7 @@ export class InquiryService {
     decision?: Decision,
   ): Promise<ResolveResult> {
     const result = await this.deps.store.resolve(read.inquiryId, resolution, read);
-    if (result.kind === 'won') this.announce(result.inquiry, ending, decision);
+    if (result.kind === 'won') await this.announce(result.inquiry, ending, decision);
     return result;
   }
 
@@ -293,7 +293,7 @@ export class InquiryService {
     };
     const decides = resolutionFor(ending, this.deps.config.texts, now);
     const result = await this.deps.store.vote(inquiry.inquiryId, vote, decides);
-    if (result.kind === 'won') this.announce(result.inquiry, ending);
+    if (result.kind === 'won') await this.announce(result.inquiry, ending);
     if (result.kind === 'counted') {
       this.log(result.inquiry).info({ voter: vote.userId, vote: vote.vote }, 'quorum vote counted');
       this.deps.events.updated?.(result.inquiry);
@@ -313,16 +313,25 @@ export class InquiryService {
     return escalated;
   }
 
-  /** The winner of a resolve informs devices and metrics and starts the audit append. */
-  private announce(inquiry: Inquiry, ending: Ending, decision?: Decision): void {
+  /**
+   * The winner of a resolve informs devices and metrics, then writes the audit record. The record is
+   * written once this turn's callbacks are done, so the waiting call (woken by the store) resumes
+   * first; the caller's ack waits for it, so every acknowledged answer has its record (even after a
+   * kill -9 of an embedded node, whose log commits each record before its append returns).
+   */
+  private async announce(inquiry: Inquiry, ending: Ending, decision?: Decision): Promise<void> {
     const { events, metrics } = this.deps;
     metrics.resolved(inquiry);
     events.resolved(inquiry);
     this.log(inquiry).info({ status: inquiry.status, by: inquiry.resolvedBy?.kind }, 'inquiry resolved');
-    // Off the answer's path: the device's ack and the waiting call do not wait for the audit append.
-    void this.fallback?.log.append(decisionRecordFor(inquiry, ending, decision)).catch((error: unknown) => {
+    const audit = this.fallback?.log;
+    if (!audit) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      await audit.append(decisionRecordFor(inquiry, ending, decision));
+    } catch (error) {
       this.log(inquiry).warn({ err: error }, 'decision audit record not written');
-    });
+    }
   }
 
   /**
