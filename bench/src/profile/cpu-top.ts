@@ -4,6 +4,8 @@
  * workspaces, node internals) and prints the biggest, with their share of all samples. A third
  * table charges native and `node:` self time (socket writes, microtasks) to the nearest package frame
  * above it, so a `writeUtf8String` shows up under ioredis, socket.io or Hono, whichever wrote.
+ * A fourth table gives inclusive (total) time by function: a sample counts once for every distinct
+ * function on its stack, so a per-request set-up shows with all it calls.
  */
 import { readFileSync } from 'node:fs';
 
@@ -74,6 +76,30 @@ export function selfTimes(profile: Profile, key: (node: ProfileNode) => string):
   return totals;
 }
 
+/** Inclusive time in ms per key: each sample counts once for each distinct key on its stack. */
+export function totalTimes(profile: Profile, key: (node: ProfileNode) => string): Map<string, number> {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const keysOf = new Map<number, Set<string>>();
+  const stackKeys = (id: number): Set<string> => {
+    const known = keysOf.get(id);
+    if (known) return known;
+    const up = parent.get(id);
+    const keys = new Set(up === undefined ? [] : stackKeys(up));
+    keys.add(key(byId.get(id) as ProfileNode));
+    keysOf.set(id, keys);
+    return keys;
+  };
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    if (!byId.has(id)) return;
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    for (const k of stackKeys(id)) totals.set(k, (totals.get(k) ?? 0) + ms);
+  });
+  return totals;
+}
+
 function print(title: string, totals: Map<string, number>, top: number): void {
   const all = [...totals.values()].reduce((a, b) => a + b, 0);
   process.stdout.write(`\n${title} (total ${all.toFixed(0)} ms)\n`);
@@ -92,6 +118,11 @@ const merged = {
   byPackage: new Map<string, number>(),
   byCaller: new Map<string, number>(),
   byFunction: new Map<string, number>(),
+  totalByFunction: new Map<string, number>(),
+};
+const functionKey = (n: ProfileNode): string => {
+  const { functionName, url, lineNumber } = n.callFrame;
+  return `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/\/work\/[^/]+\//, '')}:${lineNumber + 1}`;
 };
 for (const file of files) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
@@ -107,13 +138,8 @@ for (const file of files) {
     merged.byCaller,
     selfTimes(profile, (n) => callers.get(n.id) ?? '?'),
   );
-  add(
-    merged.byFunction,
-    selfTimes(profile, (n) => {
-      const { functionName, url, lineNumber } = n.callFrame;
-      return `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/\/work\/main\//, '')}:${lineNumber + 1}`;
-    }),
-  );
+  add(merged.byFunction, selfTimes(profile, functionKey));
+  add(merged.totalByFunction, totalTimes(profile, functionKey));
 }
 print('self time by package', merged.byPackage, top);
 print(
@@ -122,3 +148,15 @@ print(
   top,
 );
 print('self time by function', merged.byFunction, top);
+printInclusive(merged.totalByFunction, merged.byFunction, top);
+
+/** Inclusive times, as shares of all samples (the tables above sum to 100 %; this one does not). */
+function printInclusive(totals: Map<string, number>, self: Map<string, number>, top: number): void {
+  const all = [...self.values()].reduce((a, b) => a + b, 0);
+  process.stdout.write(`\ntotal (inclusive) time by function, share of all ${all.toFixed(0)} ms\n`);
+  for (const [k, ms] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    process.stdout.write(
+      `${((100 * ms) / all).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(7)} ms  ${k}\n`,
+    );
+  }
+}
