@@ -1,4 +1,4 @@
-import type { Inquiry, Resolution } from '@hitl/protocol';
+import { type Inquiry, isAddressedTo, type Resolution } from '@hitl/protocol';
 
 /** The resolution's own fields only, so stray properties on the caller's object are never stored. */
 export function pickResolution(resolution: Resolution): Resolution {
@@ -11,4 +11,12 @@ export function pickResolution(resolution: Resolution): Resolution {
 /** The inquiry as it reads once `resolution` ended it. */
 export function withResolution(inquiry: Inquiry, resolution: Resolution): Inquiry {
   return { ...inquiry, ...pickResolution(resolution) };
+}
+
+/**
+ * The stored inquiry as a resolve sees it: none when it is missing or, with `addressedTo`, not
+ * addressed to that user (the resolve then answers `not_found`, as a read first would have).
+ */
+export function resolvable(inquiry: Inquiry | undefined, addressedTo?: string): Inquiry | undefined {
+  return inquiry && (addressedTo === undefined || isAddressedTo(inquiry, addressedTo)) ? inquiry : undefined;
 }

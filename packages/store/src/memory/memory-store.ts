@@ -2,7 +2,7 @@ import { type Inquiry, isAddressedTo, type Page, type Resolution, type Vote } fr
 import { CallRefs } from '../call-refs.js';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
-import { withResolution } from '../resolution.js';
+import { resolvable, withResolution } from '../resolution.js';
 import type {
   CreateOptions,
   CreateResult,
@@ -115,10 +115,8 @@ export class MemoryInquiryStore implements InquiryStore {
     _asker?: unknown,
     addressedTo?: string,
   ): Promise<ResolveResult> {
-    const current = this.rows.get(inquiryId);
-    if (!current || (addressedTo !== undefined && !isAddressedTo(current, addressedTo))) {
-      return { kind: 'not_found' };
-    }
+    const current = resolvable(this.rows.get(inquiryId), addressedTo);
+    if (!current) return { kind: 'not_found' };
     if (current.status !== 'pending') return { kind: 'lost', inquiry: { ...current } };
     const resolved = withResolution(current, structuredClone(resolution));
     this.rows.replace(resolved);

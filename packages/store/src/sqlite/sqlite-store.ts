@@ -1,9 +1,9 @@
-import { type Inquiry, isAddressedTo, type Page, type Resolution, type Vote } from '@hitl/protocol';
+import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
 import { CallRefs } from '../call-refs.js';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { FreshCreates } from '../fresh-creates.js';
 import { ResolvedListeners } from '../listeners.js';
-import { withResolution } from '../resolution.js';
+import { resolvable, withResolution } from '../resolution.js';
 import type {
   CreateOptions,
   CreateResult,
@@ -130,10 +130,8 @@ export class SqliteInquiryStore implements InquiryStore {
     addressedTo?: string,
   ): Promise<ResolveResult> {
     const now = this.now();
-    const current = this.rows.get(inquiryId, now);
-    if (!current || (addressedTo !== undefined && !isAddressedTo(current, addressedTo))) {
-      return { kind: 'not_found' };
-    }
+    const current = resolvable(this.rows.get(inquiryId, now), addressedTo);
+    if (!current) return { kind: 'not_found' };
     if (current.status !== 'pending') return { kind: 'lost', inquiry: current };
     const resolved = withResolution(current, structuredClone(resolution));
     if (!(await this.end(resolved, now))) {
