@@ -21,7 +21,7 @@ describe('the demo against a live node, a scripted phone answering', () => {
     const user = newUser();
     const device = await scriptedDevice(live, user, pickingCustomer());
     const run = await runDemo(['--json', '--user', user], live.env);
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     const result = run.json!;
     expect(result).toMatchObject({ style: 'rounds', brain: 'rules', ending: 'recommended', rounds: 3 });
@@ -61,7 +61,7 @@ describe('the demo against a live node, a scripted phone answering', () => {
       answer: { size: 'S', colour: target.colour, budget },
     }));
     const run = await runDemo(['--json', '--style', 'form', '--user', user, 'a hoodie'], live.env);
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     const result = run.json!;
     expect(result).toMatchObject({ style: 'form', ending: 'recommended', rounds: 1 });
@@ -98,7 +98,7 @@ describe('the demo against a live node, a scripted phone answering', () => {
     const user = newUser();
     const device = await scriptedDevice(live, user, pickingCustomer(['colour']));
     const run = await runDemo(['--user', user], live.env);
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     expect(device.acks[1]).toEqual({ ok: true, status: 'refused' });
     expect(run.stdout).toContain('✗ customer would rather not say');
@@ -111,7 +111,7 @@ describe('the demo against a live node, a scripted phone answering', () => {
     const user = newUser();
     const device = await scriptedDevice(live, user, () => ({ refuse: true }));
     const run = await runDemo(['--json', '--style', 'form', '--user', user], live.env);
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     const result = run.json!;
     const proposed = device.seen[0]?.questions?.[0]?.default;
@@ -153,7 +153,7 @@ describe('the demo against a live node, a scripted phone answering', () => {
             { inquiryId: device.seen[0]?.inquiryId, status: 'cancelled', resolvedBy: { kind: 'agent' } },
           ]);
       } finally {
-        device.close();
+        await device.close();
       }
     });
   }
@@ -166,7 +166,7 @@ describe('the demo against a live node, a scripted phone answering', () => {
       HITL_URL: live.node.url,
       HITL_AGENT_TOKEN: token,
     });
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     expect(device.seen.map(slotAsked)).toEqual(['budget']);
     expect(run.json?.facts).toMatchObject({ size: { value: 'M' }, colour: { value: 'navy' } });

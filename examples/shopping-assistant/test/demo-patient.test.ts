@@ -38,7 +38,7 @@ describe('the demo with --patient: the customer answers after the hold (a 3 s ho
       ['--json', '--patient', '--style', 'form', '--user', user, 'a hoodie'],
       live.env,
     );
-    device.close();
+    await device.close();
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(Date.now() - started).toBeGreaterThan(6500);
@@ -69,7 +69,7 @@ describe('the demo with --patient: the customer answers after the hold (a 3 s ho
       afterMs: inquiry.question.includes('size') ? 4000 : 0,
     }));
     const run = await runDemo(['--patient', '--user', user], live.env);
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
       /waiting for an answer on your devices \(inquiry \S+\)\n {4}not answered yet; the question stays open on your devices, checking again \(get_inquiry #1\)/,
@@ -86,7 +86,7 @@ describe('the demo with --patient: the customer answers after the hold (a 3 s ho
       ['--json', '--answer-within-ms', '6000', '--style', 'form', '--user', user],
       live.env,
     );
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     // Timed out at the window's end (6 s), not at the 3 s hold.
     expect(Date.now() - started).toBeGreaterThan(5500);

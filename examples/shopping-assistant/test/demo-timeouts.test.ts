@@ -58,7 +58,7 @@ describe('the demo when nobody answers (tiers shrunk to 1 s / 2 s / 3 s)', () =>
     const device = await scriptedDevice(live, user, () => ({ ignore: true }));
     const started = Date.now();
     const run = await runDemo(['--json', '--user', user], env());
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     const result = run.json!;
     expect(device.seen.map(slotAsked)).toEqual(['size', 'colour', 'budget']);
@@ -74,7 +74,7 @@ describe('the demo when nobody answers (tiers shrunk to 1 s / 2 s / 3 s)', () =>
     const user = newUser();
     const device = await scriptedDevice(live, user, () => ({ reportTimeout: true }));
     const run = await runDemo(['--style', 'form', '--user', user], env());
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     expect(device.acks).toEqual([{ ok: true, status: 'timed_out' }]);
     if (run.stdout.includes('⚙')) {

@@ -57,7 +57,8 @@ export interface ScriptedDevice {
   seen: DeviceInquiry[];
   resolved: InquiryResolvedEvent[];
   acks: DeviceAck[];
-  close(): void;
+  /** Disconnects once every move it started has its ack (an ack may come just after the agent's result). */
+  close(): Promise<void>;
 }
 
 /**
@@ -75,7 +76,16 @@ export async function scriptedDevice(
     transports: ['websocket'],
     reconnection: false,
   });
-  const device: ScriptedDevice = { seen: [], resolved: [], acks: [], close: () => socket.disconnect() };
+  const moves: Promise<void>[] = [];
+  const device: ScriptedDevice = {
+    seen: [],
+    resolved: [],
+    acks: [],
+    close: async () => {
+      await Promise.allSettled(moves);
+      socket.disconnect();
+    },
+  };
   const play = async (inquiry: DeviceInquiry) => {
     if (device.seen.some((s) => s.inquiryId === inquiry.inquiryId)) return;
     device.seen.push(inquiry);
@@ -94,9 +104,9 @@ export async function scriptedDevice(
       device.acks.push(await socket.timeout(5000).emitWithAck('inquiry:timeout', ref));
     }
   };
-  socket.on('inquiry:new', (inquiry: DeviceInquiry) => void play(inquiry));
+  socket.on('inquiry:new', (inquiry: DeviceInquiry) => void moves.push(play(inquiry)));
   socket.on('inquiry:sync', (sync: InquirySyncEvent) => {
-    for (const inquiry of sync.inquiries) void play(inquiry);
+    for (const inquiry of sync.inquiries) moves.push(play(inquiry));
   });
   socket.on('inquiry:resolved', (event: InquiryResolvedEvent) => device.resolved.push(event));
   await new Promise<void>((resolve, reject) => {

@@ -94,7 +94,7 @@ describe('the demo with HITL_LLM_URL set, against a live node', () => {
       HITL_LLM_URL: llm.url,
       HITL_LLM_MODEL: 'test-model',
     });
-    device.close();
+    await device.close();
     expect(run.code).toBe(0);
     expect(run.json?.brain).toBe('model test-model');
     expect(device.seen.map((i) => i.question)).toEqual(['Quick one: your size?']);
