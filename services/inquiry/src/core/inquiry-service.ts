@@ -262,9 +262,9 @@ export class InquiryService {
   }
 
   /**
-   * The atomic resolve (first writer wins); the winner informs devices and metrics and starts the
-   * audit append. `read` is the inquiry as settle read it: its asker lets the store drop the indexes
-   * in the same step.
+   * The atomic resolve (first writer wins); the winner informs devices and metrics and returns once
+   * the audit record is written. `read` is the inquiry as settle read it: its asker lets the store
+   * drop the indexes in the same step.
    */
   private async write(
     read: Inquiry,
