@@ -34,7 +34,7 @@ export class InquiryRows {
       'SELECT body FROM inquiries WHERE user_id = ? AND idempotency_key = ? AND expires_at > ?',
     );
     this.insertRow = db.prepare(
-      `INSERT INTO inquiries (inquiry_id, user_id, idempotency_key, status, service_at, expires_at, body)
+      `INSERT OR IGNORE INTO inquiries (inquiry_id, user_id, idempotency_key, status, service_at, expires_at, body)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.dropExpiredFor = db.prepare(
@@ -110,8 +110,9 @@ export class InquiryRows {
     this.dropExpiredFor.run(now, inquiry.inquiryId, inquiry.userId, inquiry.idempotencyKey ?? null);
   }
 
-  insert(inquiry: Inquiry, expiresAt: number): void {
-    this.insertRow.run(
+  /** Inserts a new inquiry and its index rows; false (nothing written) when its id or key is taken. */
+  insert(inquiry: Inquiry, expiresAt: number): boolean {
+    const inserted = this.insertRow.run(
       inquiry.inquiryId,
       inquiry.userId,
       inquiry.idempotencyKey ?? null,
@@ -120,10 +121,12 @@ export class InquiryRows {
       expiresAt,
       JSON.stringify(inquiry),
     );
+    if (inserted.changes !== 1) return false;
     this.addMembers(inquiry);
     if (inquiry.escalation && plansEscalation(inquiry)) {
       this.insertEscalation.run(inquiry.inquiryId, inquiry.escalation.at);
     }
+    return true;
   }
 
   /** Lists the inquiry for every user it is addressed to (again after an escalation added some). */

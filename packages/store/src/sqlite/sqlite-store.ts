@@ -17,6 +17,7 @@ import type {
 } from '../store.js';
 import { castVote, escalated } from '../votes.js';
 import { Waiters, waitForResolution } from '../waiters.js';
+import { ImmediateTransactions } from './immediate.js';
 import { InquiryRows } from './inquiry-rows.js';
 import { migrateInquiryTables } from './inquiry-schema.js';
 import { openStateDatabase, type StateDatabase } from './state-database.js';
@@ -48,6 +49,7 @@ export class SqliteInquiryStore implements InquiryStore {
   private readonly database: StateDatabase;
   private readonly ownsDatabase: boolean;
   private readonly rows: InquiryRows;
+  private readonly transactions: ImmediateTransactions;
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
   /** Call references live only as long as the calls they name, which end with this process. */
@@ -66,6 +68,7 @@ export class SqliteInquiryStore implements InquiryStore {
     try {
       migrateInquiryTables(this.database.db);
       this.rows = new InquiryRows(this.database.db);
+      this.transactions = new ImmediateTransactions(this.database.db);
     } catch (error) {
       if (this.ownsDatabase) this.database.close();
       throw error;
@@ -76,27 +79,42 @@ export class SqliteInquiryStore implements InquiryStore {
     this.sweep();
     const now = this.now();
     const inquiry: Inquiry = { ...structuredClone(input), status: 'pending' };
-    const result = this.database.db
-      .transaction((): CreateResult => {
-        this.rows.dropExpiredConflicts(inquiry, now);
-        const existing =
-          this.rows.get(input.inquiryId, now) ??
-          (input.idempotencyKey === undefined
-            ? undefined
-            : this.rows.getByKey(input.userId, input.idempotencyKey, now));
-        if (existing) return { kind: 'ok', inquiry: existing, created: false };
-        const cap = options.maxPendingPerUser ?? 0;
-        const pending = cap > 0 ? this.rows.countPending(input.userId, now) : 0;
-        if (cap > 0 && pending >= cap) return { kind: 'limit', pending };
-        this.rows.insert(inquiry, Math.max(now, inquiry.deadlines.serviceAt) + this.retentionMs);
-        return { kind: 'ok', inquiry: structuredClone(inquiry), created: true };
-      })
-      .immediate();
+    const expiresAt = Math.max(now, inquiry.deadlines.serviceAt) + this.retentionMs;
+    const result = this.transactions.run((): CreateResult => {
+      const cap = options.maxPendingPerUser ?? 0;
+      if (cap > 0) {
+        const pending = this.rows.countPending(input.userId, now);
+        if (pending >= cap) {
+          const existing = this.existing(input, now);
+          return existing ? { kind: 'ok', inquiry: existing, created: false } : { kind: 'limit', pending };
+        }
+      }
+      // The insert first: a new id and key (nearly every create) take one statement. When either is
+      // taken, it is by a live row (an idempotent retry: that row is the answer) or by an expired one
+      // the sweep has not deleted yet (deleted here, then the insert goes in).
+      if (this.rows.insert(inquiry, expiresAt)) return { kind: 'ok', inquiry: { ...inquiry }, created: true };
+      this.rows.dropExpiredConflicts(inquiry, now);
+      const existing = this.existing(input, now);
+      if (existing) return { kind: 'ok', inquiry: existing, created: false };
+      if (!this.rows.insert(inquiry, expiresAt))
+        throw new Error(`${input.inquiryId}: insert conflicts with no row`);
+      return { kind: 'ok', inquiry: { ...inquiry }, created: true };
+    });
     if (result.kind === 'ok' && result.created) {
       this.fresh.add(inquiry, 0);
       if (options.call) this.calls.remember(options.call.key, inquiry.inquiryId, options.call.ttlMs);
     }
     return result;
+  }
+
+  /** The live inquiry a create collides with: the same id, or the same user's idempotency key. */
+  private existing(input: NewInquiry, now: number): Inquiry | undefined {
+    return (
+      this.rows.get(input.inquiryId, now) ??
+      (input.idempotencyKey === undefined
+        ? undefined
+        : this.rows.getByKey(input.userId, input.idempotencyKey, now))
+    );
   }
 
   async get(inquiryId: string): Promise<Inquiry | null> {
@@ -130,34 +148,39 @@ export class SqliteInquiryStore implements InquiryStore {
     addressedTo?: string,
   ): Promise<ResolveResult> {
     const now = this.now();
-    const current = resolvable(this.rows.get(inquiryId, now), addressedTo);
-    if (!current) return { kind: 'not_found' };
-    if (current.status !== 'pending') return { kind: 'lost', inquiry: current };
-    const resolved = withResolution(current, structuredClone(resolution));
-    if (!(await this.end(resolved, now))) {
-      const after = this.rows.get(inquiryId, now);
-      return after ? { kind: 'lost', inquiry: after } : { kind: 'not_found' };
+    // The read and the end in one transaction: nothing can end the row between them (one writer).
+    const result = this.transactions.run((): ResolveResult => {
+      const current = resolvable(this.rows.get(inquiryId, now), addressedTo);
+      if (!current) return { kind: 'not_found' };
+      if (current.status !== 'pending') return { kind: 'lost', inquiry: current };
+      const resolved = withResolution(current, structuredClone(resolution));
+      if (!this.rows.end(resolved, now + this.retentionMs, now)) {
+        throw new Error(`${inquiryId}: a pending row read in this transaction did not end`);
+      }
+      return { kind: 'won', inquiry: resolved };
+    });
+    if (result.kind === 'won') {
+      // On disk before anyone hears of it: an acknowledged answer survives even a power loss.
+      await this.database.syncWal();
+      this.announce(result.inquiry);
     }
-    return { kind: 'won', inquiry: resolved };
+    return result;
   }
 
   async vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {
     const now = this.now();
     // Read, decide and write in one immediate transaction (the file has one writer at a time),
     // then on disk before it is acknowledged: a vote, like an answer, survives a power loss.
-    const { db } = this.database;
-    const result = db
-      .transaction((): VoteResult => {
-        const current = this.rows.get(inquiryId, now);
-        if (!current) return { kind: 'not_found' };
-        const cast = castVote(current, structuredClone(vote), structuredClone(decides));
-        if (cast.kind === 'counted') this.rows.rewrite(cast.inquiry, now);
-        if (cast.kind === 'won') {
-          this.rows.end(cast.inquiry, now + this.retentionMs, now);
-        }
-        return cast;
-      })
-      .immediate();
+    const result = this.transactions.run((): VoteResult => {
+      const current = this.rows.get(inquiryId, now);
+      if (!current) return { kind: 'not_found' };
+      const cast = castVote(current, structuredClone(vote), structuredClone(decides));
+      if (cast.kind === 'counted') this.rows.rewrite(cast.inquiry, now);
+      if (cast.kind === 'won') {
+        this.rows.end(cast.inquiry, now + this.retentionMs, now);
+      }
+      return cast;
+    });
     if (result.kind === 'counted' || result.kind === 'won') await this.database.syncWal();
     if (result.kind === 'won') this.announce(result.inquiry);
     return result;
@@ -165,32 +188,18 @@ export class SqliteInquiryStore implements InquiryStore {
 
   async escalate(inquiryId: string, at: number): Promise<Inquiry | null> {
     const now = this.now();
-    return this.database.db
-      .transaction((): Inquiry | null => {
-        const current = this.rows.get(inquiryId, now);
-        const next = current && escalated(current, at);
-        if (!next || !this.rows.rewrite(next, now)) return null;
-        this.rows.addMembers(next);
-        this.rows.forgetEscalation(inquiryId);
-        return next;
-      })
-      .immediate();
+    return this.transactions.run((): Inquiry | null => {
+      const current = this.rows.get(inquiryId, now);
+      const next = current && escalated(current, at);
+      if (!next || !this.rows.rewrite(next, now)) return null;
+      this.rows.addMembers(next);
+      this.rows.forgetEscalation(inquiryId);
+      return next;
+    });
   }
 
   async listDueEscalations(now: number, limit: number): Promise<string[]> {
     return this.rows.listDueEscalations(now, this.now(), limit);
-  }
-
-  /** Writes an ended inquiry, syncs it to disk, and tells waiters and listeners; false when it had ended. */
-  private async end(resolved: Inquiry, now: number): Promise<boolean> {
-    // One commit for the row and its index rows (each statement on its own would commit, and write
-    // the WAL, by itself).
-    const ended = this.database.db.transaction(() => this.rows.end(resolved, now + this.retentionMs, now))();
-    if (!ended) return false;
-    // On disk before anyone hears of it: an acknowledged answer survives even a power loss.
-    await this.database.syncWal();
-    this.announce(resolved);
-    return true;
   }
 
   /** Each hears of the end through its own copy (shallow, as the memory store's: nobody changes one). */
