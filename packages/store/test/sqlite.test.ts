@@ -230,6 +230,39 @@ describe('SqliteInquiryStore', () => {
     }
   });
 
+  it('creates over an expired row the sweep has not deleted yet, and re-attaches to a live one', async () => {
+    // Sweeps run every `retentionMs` of store time (here 1 s); the clock is driven by hand so that
+    // the ended row has expired while no sweep is due: the create meets its key in the table.
+    let clock = Date.now();
+    const retentionMs = 1000;
+    const store = new SqliteInquiryStore({ path: join(tempDir(), 'hitl.db'), retentionMs, now: () => clock });
+    try {
+      const start = clock;
+      await store.create(sampleInquiry()); // sweeps now; the next sweep is due at start + 1000
+      clock = start + retentionMs - 1;
+      const old = sampleInquiry({ idempotencyKey: 'k' });
+      await store.create(old);
+      await store.resolve(old.inquiryId, answered('M')); // expires at start + 1999
+      clock = start + retentionMs;
+      await store.create(sampleInquiry()); // sweeps: the ended row is still live
+      expect(await store.getByKey('user-a', 'k')).toMatchObject({ inquiryId: old.inquiryId });
+      clock = start + 2 * retentionMs - 1; // expired, and the next sweep is due a millisecond later
+      expect(await store.getByKey('user-a', 'k')).toBeNull();
+      const again = sampleInquiry({ idempotencyKey: 'k' });
+      expect(await store.create(again)).toMatchObject({ kind: 'ok', created: true });
+      expect(await store.getByKey('user-a', 'k')).toMatchObject({
+        inquiryId: again.inquiryId,
+        status: 'pending',
+      });
+      expect(await store.get(old.inquiryId)).toBeNull();
+      const retry = await store.create(sampleInquiry({ idempotencyKey: 'k' }));
+      expect(retry).toMatchObject({ kind: 'ok', created: false, inquiry: { inquiryId: again.inquiryId } });
+      expect(await store.countPending('user-a')).toBe(3);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('returns copies, so a caller mutating a result cannot change the store', async () => {
     const store = new SqliteInquiryStore({ path: join(tempDir(), 'hitl.db') });
     try {
