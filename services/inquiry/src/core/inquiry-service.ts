@@ -15,7 +15,13 @@ import {
   type TimeoutTiers,
   type Vote,
 } from '@hitl/protocol';
-import { type InquiryStore, newInquiryId, type ResolveResult, type VoteResult } from '@hitl/store';
+import {
+  type InquiryStore,
+  newInquiryId,
+  type ResolveResult,
+  type VoteResult,
+  type WaitSignal,
+} from '@hitl/store';
 import type { Logger } from 'pino';
 import { type ResolvedAudience, resolveAudience } from '../directory/audience.js';
 import { computeDeadlines, deviceTimeoutAllowed } from './deadlines.js';
@@ -338,7 +344,7 @@ export class InquiryService {
    * Waits for the (pending) inquiry to end, the signal to abort, or the deadline; returns its state
    * then. The caller keeps `inquiry` while it waits, so the store keeps no copy of its own.
    */
-  wait(inquiry: Inquiry, signal: AbortSignal | undefined, deadline: number): Promise<Inquiry | null> {
+  wait(inquiry: Inquiry, signal: WaitSignal | undefined, deadline: number): Promise<Inquiry | null> {
     return this.deps.store.waitForResolution(inquiry.inquiryId, { signal, deadline, pending: inquiry });
   }
 

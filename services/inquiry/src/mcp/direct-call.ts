@@ -7,6 +7,7 @@ import {
   ErrorCode,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CallAbort } from './call-abort.js';
 import type { SseKeepAlive } from './sse-keep-alive.js';
 import { nodeSink, streamSink } from './sse-sink.js';
 import { type CallContext, type CallExtra, callTool, toMcpError } from './tool-calls.js';
@@ -99,7 +100,7 @@ export function serveDirectCall(
   // The closures below keep only the request id, not `call.params` (the parsed arguments), for as
   // long as the call is held.
   const { id, params } = call;
-  const caller = new AbortController();
+  const caller = new CallAbort();
   let stopKeepAlive: (() => void) | undefined;
   const gone = () => {
     stopKeepAlive?.();

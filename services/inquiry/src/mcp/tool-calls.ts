@@ -22,6 +22,7 @@ import type { z } from 'zod';
 import type { InquiryService } from '../core/inquiry-service.js';
 import { type Clock, sleep } from '../core/ports.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
+import type { CallAbort, CallSignal } from './call-abort.js';
 import { type Heartbeat, startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
 import { resultText } from './result-text.js';
@@ -58,13 +59,15 @@ export interface CallContext {
 /** The part of the SDK's request context a tool call uses; the direct path provides it too. */
 export type CallExtra = Pick<
   RequestHandlerExtra<ServerRequest, ServerNotification>,
-  'requestId' | 'signal' | 'sendNotification' | '_meta'
+  'requestId' | 'sendNotification' | '_meta'
 > & {
+  /** The SDK's `AbortSignal`, or the direct path's own {@link CallAbort}. */
+  signal: CallSignal;
   /**
    * The controller of `signal`, when the call owns it (the direct path): a held call then uses it
-   * for the drain too instead of a second controller and a listener (AbortSignals are ~0.5 KB each).
+   * for the drain too instead of a second controller and a listener.
    */
-  controller?: AbortController;
+  controller?: CallAbort;
 };
 
 /** While the store is away a held call pauses this long between tries, in ms. */
