@@ -164,7 +164,7 @@ export class InquiryService {
     if (result.created) {
       metrics.created();
       events.created(result.inquiry);
-      this.log(result.inquiry).info({ kind: result.inquiry.kind }, 'inquiry created');
+      this.info(result.inquiry, { kind: result.inquiry.kind }, 'inquiry created');
       void this.fallback?.suggest(result.inquiry, (updated) => events.updated?.(updated));
     }
     return { inquiry: result.inquiry, created: result.created };
@@ -301,7 +301,7 @@ export class InquiryService {
     const result = await this.deps.store.vote(inquiry.inquiryId, vote, decides);
     if (result.kind === 'won') await this.announce(result.inquiry, ending);
     if (result.kind === 'counted') {
-      this.log(result.inquiry).info({ voter: vote.userId, vote: vote.vote }, 'quorum vote counted');
+      this.info(result.inquiry, { voter: vote.userId, vote: vote.vote }, 'quorum vote counted');
       this.deps.events.updated?.(result.inquiry);
     }
     return result;
@@ -314,7 +314,7 @@ export class InquiryService {
   async escalate(inquiryId: string): Promise<Inquiry | null> {
     const escalated = await this.deps.store.escalate(inquiryId, this.deps.clock.now());
     if (!escalated) return null;
-    this.log(escalated).info({ escalation: escalated.escalation }, 'inquiry escalated');
+    this.info(escalated, { escalation: escalated.escalation }, 'inquiry escalated');
     this.deps.events.escalated?.(escalated);
     return escalated;
   }
@@ -329,7 +329,7 @@ export class InquiryService {
     const { events, metrics } = this.deps;
     metrics.resolved(inquiry);
     events.resolved(inquiry);
-    this.log(inquiry).info({ status: inquiry.status, by: inquiry.resolvedBy?.kind }, 'inquiry resolved');
+    this.info(inquiry, { status: inquiry.status, by: inquiry.resolvedBy?.kind }, 'inquiry resolved');
     const audit = this.fallback?.log;
     if (!audit) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -350,6 +350,14 @@ export class InquiryService {
 
   private log(inquiry: Inquiry): Logger {
     return this.deps.logger.child({ inquiryId: inquiry.inquiryId, userId: inquiry.userId });
+  }
+
+  /**
+   * An info line with the inquiry's ids; no child logger when info is off (a pino child, built for
+   * every created and every resolved inquiry, is ~2 KB of garbage per call on the holding node).
+   */
+  private info(inquiry: Inquiry, fields: object, message: string): void {
+    if (this.deps.logger.isLevelEnabled('info')) this.log(inquiry).info(fields, message);
   }
 }
 
