@@ -10,7 +10,7 @@ import {
 import { CallAbort } from './call-abort.js';
 import type { SseKeepAlive } from './sse-keep-alive.js';
 import { nodeSink, streamSink } from './sse-sink.js';
-import { type CallContext, type CallExtra, callTool, toMcpError } from './tool-calls.js';
+import { type CallContext, type CallExtra, runTool, toMcpError } from './tool-calls.js';
 
 /*
  * The contract of the direct path: it serves only what it fully understands and declines (hands
@@ -124,7 +124,7 @@ export function serveDirectCall(
     ...(params._meta ? { _meta: params._meta } : {}),
     sendNotification: async (notification) => void write({ jsonrpc: '2.0', ...notification }),
   };
-  callTool(ctx, params, extra).then(
+  runTool(ctx, params, extra).then(
     (result) => finish({ jsonrpc: '2.0', id, result }),
     (error: unknown) => {
       const failure = toMcpError(error);
