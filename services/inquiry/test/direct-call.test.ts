@@ -149,15 +149,18 @@ describe('SseKeepAlive', () => {
     try {
       const keepAlive = new SseKeepAlive(3000);
       const ticks: string[] = [];
-      const stopA = keepAlive.add(() => ticks.push('a'));
+      const a = { keepAlive: () => ticks.push('a') };
+      const b = { keepAlive: () => ticks.push('b') };
+      keepAlive.add(a);
       await vi.advanceTimersByTimeAsync(1000);
-      const stopB = keepAlive.add(() => ticks.push('b'));
+      keepAlive.add(b);
       await vi.advanceTimersByTimeAsync(3000);
       expect(ticks.sort()).toEqual(['a', 'b']);
-      stopA();
+      keepAlive.remove(a);
+      keepAlive.remove(a);
       await vi.advanceTimersByTimeAsync(3000);
       expect(ticks.sort()).toEqual(['a', 'b', 'b']);
-      stopB();
+      keepAlive.remove(b);
       expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();
