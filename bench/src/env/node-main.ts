@@ -4,9 +4,11 @@
  * Reports its URL to the runner over IPC and stops when the runner goes away.
  */
 import { loadConfig, startNode } from '@hitl/inquiry';
+import { startDiagnostics } from './node-diagnostics.js';
 import { countRedisMessages } from './redis-messages.js';
 
 const received = countRedisMessages();
+const stopDiagnostics = startDiagnostics(process.env);
 
 const node = await startNode(loadConfig(process.env));
 process.send?.({ type: 'listening', url: node.url, pid: process.pid });
@@ -26,10 +28,12 @@ let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  node.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
+  stopDiagnostics()
+    .then(() => node.close())
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

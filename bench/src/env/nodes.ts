@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,10 +54,14 @@ export interface StartNodeOptions {
 export async function startNode(index: number, options: StartNodeOptions = {}): Promise<NodeHandle> {
   const stateDir = mkdtempSync(join(tmpdir(), 'hitl-bench-state-'));
   const child = fork(LAUNCHER, [], {
-    execArgv: options.execArgv ?? [],
+    execArgv: [
+      ...(options.execArgv ?? []),
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+    ],
     env: {
       PATH: process.env.PATH ?? '',
       ...BENCH_NODE_ENV,
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('BENCH_'))),
       HITL_STATE_DIR: stateDir,
       HITL_NODE_ID: `bench-${index}`,
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
@@ -70,6 +74,8 @@ export async function startNode(index: number, options: StartNodeOptions = {}): 
     tail = (tail + chunk.toString()).slice(-8192);
   };
   child.stdout?.on('data', keep);
+  if (process.env.BENCH_NODE_STDOUT)
+    child.stdout?.pipe(createWriteStream(`${process.env.BENCH_NODE_STDOUT}-${index}.txt`));
   child.stderr?.on('data', keep);
   let stopping = false;
   const exited = new Promise<void>((resolve) =>

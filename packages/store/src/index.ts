@@ -57,7 +57,9 @@ export type {
   ResolvedListener,
   ResolveResult,
   VoteResult,
+  WaitListener,
   WaitOptions,
+  WaitSignal,
 } from './store.js';
 export { MemoryTaskStore } from './tasks/memory-tasks.js';
 export { type RedisTaskOptions, RedisTaskStore } from './tasks/redis-tasks.js';

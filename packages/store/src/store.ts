@@ -41,9 +41,24 @@ export type VoteResult =
   | { kind: 'lost'; inquiry: Inquiry }
   | { kind: 'not_found' };
 
+/**
+ * What a wait listens to for its release: an `AbortSignal`, or anything with these members (a held
+ * call's own, lighter one: services/inquiry's `CallAbort`). A wait adds one listener.
+ */
+export interface WaitSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: WaitListener, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: WaitListener): void;
+}
+
+/** A {@link WaitSignal}'s listener: an object whose `handleEvent` is called on abort. */
+export interface WaitListener {
+  handleEvent(): void;
+}
+
 export interface WaitOptions {
   /** Releases the waiter (without resolving anything) when aborted. */
-  signal?: AbortSignal;
+  signal?: WaitSignal;
   /** Epoch ms after which the waiter is released (without resolving anything). */
   deadline?: number;
   /**

@@ -1,5 +1,5 @@
 import type { Inquiry } from '@hitl/protocol';
-import type { WaitOptions } from './store.js';
+import type { WaitOptions, WaitSignal } from './store.js';
 
 /** Wakes one parked waiter: with the resolved inquiry, or with undefined on abort, deadline or close. */
 type Wake = (inquiry: Inquiry | undefined) => void;
@@ -29,7 +29,7 @@ class Parked {
     private readonly waiters: Waiters,
     private readonly inquiryId: string,
     private readonly watch: Watch,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: WaitSignal | undefined,
   ) {
     this.woken = new Promise<Inquiry | undefined>((resolve) => {
       this.wake = resolve;

@@ -59,6 +59,29 @@ describe('tools/call served on the node’s own stream', () => {
     expect(directMessages).toHaveLength(1);
   });
 
+  const heldCalls = async () => {
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    return Number(/^hitl_held_calls (\d+)$/m.exec(metrics)?.[1]);
+  };
+
+  // The direct path aborts its own CallAbort; the SDK path's signal reaches the wait through a listener.
+  it.each([
+    ['served directly', (m: unknown) => m],
+    ['on the SDK path', (m: unknown) => [m]],
+  ])('releases a held call whose caller goes away (%s)', async (_, wrap) => {
+    const gone = new AbortController();
+    const response = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${agent}` },
+      body: JSON.stringify(wrap(call(10, 'send_inquiry', { question: 'Hold me?' }))),
+      signal: gone.signal,
+    });
+    expect(response.status).toBe(200);
+    await vi.waitFor(async () => expect(await heldCalls()).toBe(1));
+    gone.abort();
+    await vi.waitFor(async () => expect(await heldCalls()).toBe(0));
+  });
+
   it('never serves an unsupported protocol version directly: it is refused with 400', async () => {
     const response = await post(call(4, 'get_inquiry', { inquiryId: 'x' }), {
       'mcp-protocol-version': '1999-01-01',
@@ -126,15 +149,18 @@ describe('SseKeepAlive', () => {
     try {
       const keepAlive = new SseKeepAlive(3000);
       const ticks: string[] = [];
-      const stopA = keepAlive.add(() => ticks.push('a'));
+      const a = { keepAlive: () => ticks.push('a') };
+      const b = { keepAlive: () => ticks.push('b') };
+      keepAlive.add(a);
       await vi.advanceTimersByTimeAsync(1000);
-      const stopB = keepAlive.add(() => ticks.push('b'));
+      keepAlive.add(b);
       await vi.advanceTimersByTimeAsync(3000);
       expect(ticks.sort()).toEqual(['a', 'b']);
-      stopA();
+      keepAlive.remove(a);
+      keepAlive.remove(a);
       await vi.advanceTimersByTimeAsync(3000);
       expect(ticks.sort()).toEqual(['a', 'b', 'b']);
-      stopB();
+      keepAlive.remove(b);
       expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();

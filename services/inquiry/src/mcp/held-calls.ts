@@ -1,3 +1,5 @@
+import { CallAbort } from './call-abort.js';
+
 /**
  * The MCP calls this node holds open, keyed by the caller (a token fingerprint) and the JSON-RPC
  * request id, so an explicit `notifications/cancelled` can find the inquiry it means.
@@ -17,7 +19,7 @@ export class HeldCalls {
    * with one node-wide signal would leak a reference per call for the node's lifetime. `controller`:
    * the call's own, when the caller already has one for it (the direct path), else a new one.
    */
-  hold(key: string, inquiryId: string, cancelsInquiry = true, controller = new AbortController()): HeldCall {
+  hold(key: string, inquiryId: string, cancelsInquiry = true, controller = new CallAbort()): HeldCall {
     const call = { inquiryId, cancelsInquiry, controller };
     this.calls.set(key, call);
     return call;
@@ -58,5 +60,5 @@ export interface HeldCall {
   inquiryId: string;
   /** A `notifications/cancelled` for this call cancels its inquiry. */
   cancelsInquiry: boolean;
-  controller: AbortController;
+  controller: CallAbort;
 }

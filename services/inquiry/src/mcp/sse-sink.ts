@@ -22,32 +22,40 @@ export interface SseSink {
 /**
  * Frames written straight to Node's `ServerResponse` (Hono is told the response is already sent):
  * a held call then keeps no web `ReadableStream`, reader, controller or the adapter's copy loop
- * (about 5 KB and two suspended async frames per held call; docs/BENCHMARKS.md). `onGone` hears
- * the connection closing before `end`.
+ * (about 5 KB and two suspended async frames per held call; docs/BENCHMARKS.md). One object, whose
+ * `'close'` listener is its only closure; `owner.gone()` hears the connection closing before `end`.
  */
-export function nodeSink(outgoing: ServerResponse, onGone: () => void): SseSink {
-  let open = true;
-  outgoing.writeHead(200, SSE_HEADERS);
-  outgoing.flushHeaders();
-  // `on`, not `once`: 'close' comes once, and `once` adds a wrapper and its state per held call.
-  outgoing.on('close', () => {
-    if (!open) return;
-    open = false;
-    onGone();
-  });
-  return {
-    response: RESPONSE_ALREADY_SENT,
-    write: (frame) => {
-      if (!open || outgoing.destroyed) return false;
-      outgoing.write(frame);
-      return true;
-    },
-    end: (frame) => {
-      if (!open) return;
-      open = false;
-      if (!outgoing.destroyed) outgoing.end(frame);
-    },
-  };
+export class NodeSink implements SseSink {
+  readonly response = RESPONSE_ALREADY_SENT;
+  private open = true;
+
+  constructor(
+    private readonly outgoing: ServerResponse,
+    private readonly owner: { gone(): void },
+  ) {
+    outgoing.writeHead(200, SSE_HEADERS);
+    outgoing.flushHeaders();
+    // `on`, not `once`: 'close' comes once, and `once` adds a wrapper and its state per held call.
+    outgoing.on('close', () => this.closed());
+  }
+
+  write(frame: string | Uint8Array): boolean {
+    if (!this.open || this.outgoing.destroyed) return false;
+    this.outgoing.write(frame);
+    return true;
+  }
+
+  end(frame: string): void {
+    if (!this.open) return;
+    this.open = false;
+    if (!this.outgoing.destroyed) this.outgoing.end(frame);
+  }
+
+  private closed(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.owner.gone();
+  }
 }
 
 const encoder = new TextEncoder();

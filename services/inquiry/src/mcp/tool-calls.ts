@@ -22,6 +22,7 @@ import type { z } from 'zod';
 import type { InquiryService } from '../core/inquiry-service.js';
 import { type Clock, sleep } from '../core/ports.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
+import type { CallAbort, CallSignal } from './call-abort.js';
 import { type Heartbeat, startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
 import { resultText } from './result-text.js';
@@ -29,7 +30,8 @@ import { createTask } from './tasks.js';
 
 /**
  * The tool logic both `/mcp` paths share: the per-request SDK server (`mcp-server.ts`) and the
- * direct `tools/call` path (`direct-call.ts`) call `callTool` and render its errors the same way.
+ * direct `tools/call` path (`direct-call.ts`) call `callTool` (the direct path its `runTool`, then
+ * `toMcpError` itself) and render its errors the same way.
  */
 
 /** What a tool call needs from the node and the caller. */
@@ -58,13 +60,15 @@ export interface CallContext {
 /** The part of the SDK's request context a tool call uses; the direct path provides it too. */
 export type CallExtra = Pick<
   RequestHandlerExtra<ServerRequest, ServerNotification>,
-  'requestId' | 'signal' | 'sendNotification' | '_meta'
+  'requestId' | 'sendNotification' | '_meta'
 > & {
+  /** The SDK's `AbortSignal`, or the direct path's own {@link CallAbort}. */
+  signal: CallSignal;
   /**
    * The controller of `signal`, when the call owns it (the direct path): a held call then uses it
-   * for the drain too instead of a second controller and a listener (AbortSignals are ~0.5 KB each).
+   * for the drain too instead of a second controller and a listener.
    */
-  controller?: AbortController;
+  controller?: CallAbort;
 };
 
 /** While the store is away a held call pauses this long between tries, in ms. */
@@ -105,16 +109,26 @@ export function callTool(
   params: { name: string; arguments?: unknown; task?: { ttl?: number } },
   extra: CallExtra,
 ): Promise<CallToolResult | CreateTaskResult> {
+  return runTool(ctx, params, extra).catch(rethrowAsMcpError);
+}
+
+/**
+ * {@link callTool} for a caller that passes its failure through {@link toMcpError} itself (the direct
+ * path): one promise and reaction fewer per held call.
+ */
+export function runTool(
+  ctx: CallContext,
+  params: { name: string; arguments?: unknown; task?: { ttl?: number } },
+  extra: CallExtra,
+): Promise<CallToolResult | CreateTaskResult> {
   // Promise chains, not awaits, from here down to the wait: a held call keeps one suspended
   // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call), and
   // dispatch is not async (an async function returning the tool's promise is one more link).
-  let running: Promise<CallToolResult | CreateTaskResult>;
   try {
-    running = dispatch(ctx, params, extra);
+    return dispatch(ctx, params, extra);
   } catch (error) {
-    running = Promise.reject(error);
+    return Promise.reject(error);
   }
-  return running.catch(rethrowAsMcpError);
 }
 
 /** One function for every call's `.catch` (an arrow there would be a new closure per held call). */
@@ -246,6 +260,7 @@ export async function waitForEnd(
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
   const own = extra.controller?.signal === extra.signal ? extra.controller : undefined;
   const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, own);
+  let gone: CallerGone | undefined;
   try {
     if (cancelsInquiry && !remembered) {
       // A cancel for this call may reach another node: let it find the inquiry through the store.
@@ -256,7 +271,10 @@ export async function waitForEnd(
     // one listener, lighter than a composite signal per call.
     const { signal } = call.controller;
     if (!own && extra.signal.aborted) call.controller.abort(extra.signal.reason);
-    else if (!own) extra.signal.addEventListener('abort', onCallerGone, { once: true });
+    else if (!own) {
+      gone = new CallerGone(call.controller, extra.signal);
+      extra.signal.addEventListener('abort', gone, { once: true });
+    }
     for (;;) {
       try {
         return (await ctx.service.wait(inquiry, signal, deadline)) ?? inquiry;
@@ -268,11 +286,23 @@ export async function waitForEnd(
     }
   } finally {
     heartbeat?.stop();
-    extra.signal.removeEventListener('abort', onCallerGone);
+    if (gone) extra.signal.removeEventListener('abort', gone);
     ctx.heldCalls.release(key, call);
   }
+}
 
-  function onCallerGone() {
-    call.controller.abort(extra.signal.reason);
+/**
+ * Aborts a held call's own controller when the caller's signal (the SDK's) aborts. An object
+ * listener, made only on that path: a closure in `waitForEnd` would give every held call a context
+ * and a function for it, the direct path's calls included.
+ */
+class CallerGone {
+  constructor(
+    private readonly controller: CallAbort,
+    private readonly caller: CallSignal,
+  ) {}
+
+  handleEvent(): void {
+    this.controller.abort(this.caller.reason);
   }
 }
