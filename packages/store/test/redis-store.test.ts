@@ -511,6 +511,34 @@ describe('RedisInquiryStore on a real server', () => {
     expect(seen).toEqual([...created].sort().reverse());
   });
 
+  it('sweeps every shard of an index with one command sent (the shards read inside one script)', async () => {
+    const { store, prefix } = openStore();
+    const now = Date.now();
+    const due = sampleInquiry({
+      createdAt: now - 1000,
+      deadlines: { deviceAt: now - 500, serviceAt: now - 100, clientAt: now + 60_000 },
+    });
+    await store.create(due);
+    await store.create(sampleInquiry());
+    const monitor = await new Redis(shared.server.url).monitor();
+    shared.cleanups.push(() => monitor.disconnect());
+    const seen: { command: string; source: string }[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (args.some((arg) => arg.startsWith(prefix)))
+        seen.push({ command: String(args[0]).toLowerCase(), source });
+    });
+    await sleep(50);
+    expect(await store.listDue(now, 10)).toEqual([due.inquiryId]);
+    expect(await store.listDueEscalations(now, 10)).toEqual([]);
+    await eventually(async () => seen.filter((s) => s.command === 'zrangebyscore').length >= 34);
+    const sent = seen.filter((s) => s.source !== 'lua').map((s) => s.command);
+    // Two sweeps (deadlines, escalations): one script each, then the due id's status read.
+    expect(sent.filter((c) => c === 'zrangebyscore')).toEqual([]);
+    expect(sent.filter((c) => c === 'evalsha' || c === 'eval')).toHaveLength(2);
+    // Inside them, every shard and the unsharded key of earlier versions, per index.
+    expect(seen.filter((s) => s.source === 'lua' && s.command === 'zrangebyscore')).toHaveLength(34);
+  });
+
   it('skips and removes stale set members, but keeps a fresh one whose create is in flight', async () => {
     const { store, redis, keys } = openStore();
     // The unsharded index keys of earlier versions: still read and cleaned.

@@ -1,5 +1,5 @@
 import { type Inquiry, isAddressedTo, type Page } from '@hitl/protocol';
-import type { Cluster, Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { inquiryIdTime } from '../ids.js';
 import type { ListOptions } from '../store.js';
 import { decodeFields, HASH_FIELDS } from './codec.js';
@@ -116,9 +116,14 @@ async function pendingByScore(
   now: number,
   limit: number,
 ): Promise<string[]> {
-  const lists = await Promise.all(
-    keys.map((key) => ctx.redis.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)),
-  );
+  // Every node sweeps each index twice a second: on one Redis all shards in one script (one command
+  // sent, not one per shard); on a Cluster each shard in its own slot.
+  const lists =
+    ctx.redis instanceof Cluster
+      ? await Promise.all(
+          keys.map((key) => ctx.redis.zrangebyscore(key, '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)),
+        )
+      : await ctx.redis.hitlDue(keys.length, ...keys, now, limit);
   const scored: [string, number][] = [];
   for (const list of lists)
     for (let i = 0; i + 1 < list.length; i += 2) scored.push([list[i] as string, Number(list[i + 1])]);

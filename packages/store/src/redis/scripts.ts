@@ -93,6 +93,8 @@ declare module 'ioredis' {
       ownTag: string,
       publishHere: '0' | '1',
     ): Result<RawReply, Context>;
+    /** src/lua/due-n.lua (one Redis): the key count, the shards, then now and the count per shard. */
+    hitlDue(...args: (string | number)[]): Result<string[][], Context>;
     /** src/lua/watch-1.lua */
     hitlWatch(inquiryKey: string, waiterTag: string, maxTags: number): Result<RawReply, Context>;
     /** src/lua/escalate-1.lua */
