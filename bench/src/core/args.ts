@@ -9,6 +9,8 @@ export const SCENARIOS = [
   'capacity',
   'capacity-memory',
   'capacity-sqlite',
+  'capacity-get',
+  'capacity-task',
   'capacity-nodes',
   'throughput',
   'open-loop',

@@ -1,5 +1,6 @@
 import type { InquiryResult } from '@hitl/protocol';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { encodeHist, newHist, recordMs } from '../core/hist.js';
 import type { TaskContext } from '../env/worker-protocol.js';
 import { agentClient, sendInquiry, token } from './agents.js';
@@ -17,7 +18,19 @@ export interface CapacityParams {
   ramp: number;
   /** Skip the runner's go-ahead and answer at once (warm-up). */
   answerAtOnce?: boolean;
+  /** What each held call is (default `send`); see {@link HeldPath}. */
+  path?: HeldPath;
 }
+
+/**
+ * The held call: `send` a suspended `send_inquiry`; `get` a `get_inquiry` wait (`waitMs`) on an
+ * inquiry asked as a task; `task` a `tasks/result` wait on a task's inquiry (issue 21: the new paths
+ * cost no more per held call than `send_inquiry`). Each sends a progress token.
+ */
+export type HeldPath = 'send' | 'get' | 'task';
+
+/** Long enough for any run; the node bounds a `get_inquiry` wait by its own limit. */
+const HOLD_MS = 3_600_000;
 
 export interface CapacityResult {
   parked: number;
@@ -62,11 +75,9 @@ export async function capacityLoad(p: CapacityParams, ctx: TaskContext): Promise
   await pool(p.held, p.ramp, async (n) => {
     const question = `${p.tag} q${n}`;
     const progressed = deferred<void>();
-    const done = sendInquiry(
-      clients[n % p.users] as Client,
-      { question },
-      { onprogress: () => progressed.resolve(), timeoutMs: 3_600_000 },
-    ).then(
+    const client = clients[n % p.users] as Client;
+    const inquiryIdOf = () => byQuestion.get(question)?.inquiryId;
+    const done = hold(p.path ?? 'send', client, question, inquiryIdOf, () => progressed.resolve()).then(
       (result) => ({ at: now(), result }),
       (error: unknown) => {
         faults.add('call_failed', `${question}: ${error}`);
@@ -118,4 +129,42 @@ export async function capacityLoad(p: CapacityParams, ctx: TaskContext): Promise
     faults: faults.counts,
     samples: faults.samples,
   };
+}
+
+/** One held call of the path, resolved with the structured result it resumes with. */
+async function hold(
+  path: HeldPath,
+  client: Client,
+  question: string,
+  inquiryIdOf: () => string | undefined,
+  onprogress: () => void,
+): Promise<InquiryResult> {
+  const progress = { onprogress, resetTimeoutOnProgress: true, timeout: HOLD_MS, maxTotalTimeout: HOLD_MS };
+  if (path === 'send') return sendInquiry(client, { question }, { onprogress, timeoutMs: HOLD_MS });
+  const { task } = await client.request(
+    { method: 'tools/call', params: { name: 'send_inquiry', arguments: { question } } },
+    CreateTaskResultSchema,
+    { task: { ttl: HOLD_MS } },
+  );
+  if (path === 'task') {
+    const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, progress);
+    return structured(result.structuredContent);
+  }
+  // The inquiry id comes with its push to the user's device.
+  await until(
+    () => inquiryIdOf() !== undefined,
+    60_000,
+    () => `push of ${question}`,
+  );
+  const result = await client.callTool(
+    { name: 'get_inquiry', arguments: { inquiryId: inquiryIdOf(), waitMs: HOLD_MS } },
+    undefined,
+    progress,
+  );
+  return structured(result.structuredContent);
+}
+
+function structured(content: unknown): InquiryResult {
+  if (!content) throw new Error('the result has no structuredContent');
+  return content as InquiryResult;
 }

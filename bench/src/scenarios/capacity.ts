@@ -9,7 +9,7 @@ import { cpuSeconds, openFileLimit, rssBytes } from '../env/limits.js';
 import { BENCH_SECRET, type NodeHandle, startNode } from '../env/nodes.js';
 import { inspectFlag, startProbe } from '../env/probe-handle.js';
 import { allNext, startWorker, type WorkerHandle } from '../env/workers.js';
-import type { CapacityParams, CapacityResult } from '../load/capacity.js';
+import type { CapacityParams, CapacityResult, HeldPath } from '../load/capacity.js';
 import { sleep } from '../load/util.js';
 import { faultFields, param, type ScenarioContext, sumFaults } from './context.js';
 
@@ -23,8 +23,8 @@ const MB = 1024 * 1024;
 export type CapacityStore = 'redis' | 'memory' | 'sqlite';
 
 /**
- * Capacity: how many suspended send_inquiry calls ONE node holds, and what each costs in RSS
- * above idle (VmRSS from /proc after a full GC forced through the inspector, and before it).
+ * Capacity: how many suspended calls ONE node holds (`send_inquiry` calls; with `path`, `get_inquiry`
+ * waits or `tasks/result` waits, see {@link HeldPath}), and what each costs in RSS above idle (VmRSS from /proc after a full GC forced through the inspector, and before it).
  * `--set snapshot=1` also writes heap snapshots at idle and when parked (use a small `held`; the
  * snapshots themselves inflate the RSS figures of that run). Heartbeats every 60 s by default
  * (`--set heartbeatMs=`): the memory per call is the same at any period, and 10 s heartbeats to
@@ -32,11 +32,11 @@ export type CapacityStore = 'redis' | 'memory' | 'sqlite';
  * The store's own cost per pending inquiry: Redis `used_memory`, or the SQLite file (+ WAL) bytes; the
  * memory store's rows are inside the node's heap and RSS.
  */
-export function capacity(store: CapacityStore) {
-  return (ctx: ScenarioContext) => capacityOn(store, ctx);
+export function capacity(store: CapacityStore, path: HeldPath = 'send') {
+  return (ctx: ScenarioContext) => capacityOn(store, path, ctx);
 }
 
-async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<Fields> {
+async function capacityOn(store: CapacityStore, path: HeldPath, ctx: ScenarioContext): Promise<Fields> {
   const target = param(ctx, 'held', { quick: 500, full: GOAL.held });
   const workers = param(ctx, 'workers', { quick: 1, full: 2 });
   const users = param(ctx, 'users', { quick: 5, full: 20 });
@@ -62,7 +62,7 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
   const probe = startProbe(inspect.port);
   ctx.cleanup.add(() => probe.stop());
   const ask = probe.ask;
-  const base = { secret: BENCH_SECRET, url: node.url, users, ramp: 200 };
+  const base = { secret: BENCH_SECRET, url: node.url, users, ramp: 200, path };
   const warm = startWorker<CapacityResult>('capacity', {
     ...base,
     tag: 'warm',
@@ -132,6 +132,7 @@ async function capacityOn(store: CapacityStore, ctx: ScenarioContext): Promise<F
     heap_per_call_kb: per(full.heapUsed, idle.heapUsed),
     external_per_call_kb: per(full.external, idle.external),
     store,
+    path,
     ...(store === 'redis' ? { redis_per_inquiry_kb: per(full.storeBytes, idle.storeBytes) } : {}),
     ...(store === 'sqlite' ? { file_per_inquiry_kb: per(full.storeBytes, idle.storeBytes) } : {}),
     heartbeat_s: heartbeatMs / 1000,

@@ -20,6 +20,8 @@ export const SCENARIO_RUNNERS: Record<ScenarioName, Scenario> = {
   capacity: capacity('redis'),
   'capacity-memory': capacity('memory'),
   'capacity-sqlite': capacity('sqlite'),
+  'capacity-get': capacity('redis', 'get'),
+  'capacity-task': capacity('redis', 'task'),
   'capacity-nodes': capacityNodes,
   throughput,
   'open-loop': openLoop,
