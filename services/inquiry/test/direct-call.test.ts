@@ -82,6 +82,75 @@ describe('tools/call served on the node’s own stream', () => {
     await vi.waitFor(async () => expect(await heldCalls()).toBe(0));
   });
 
+  const TASKS = { 'mcp-protocol-version': '2025-11-25' };
+  const taskResult = (id: number, taskId: string, progressToken?: string) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tasks/result',
+    params: { taskId, ...(progressToken ? { _meta: { progressToken } } : {}) },
+  });
+
+  /** send_inquiry as a task (the SDK path); its task id and the inquiry its device got. */
+  async function askAsTask(question: string, device: Awaited<ReturnType<TestNode['device']>>) {
+    const response = await post(
+      {
+        ...call(20, 'send_inquiry', { question }),
+        params: { name: 'send_inquiry', arguments: { question }, task: {} },
+      },
+      TASKS,
+    );
+    const [created] = sseMessages(await response.text()) as { result: { task: { taskId: string } } }[];
+    return { taskId: created?.result.task.taskId as string, inquiry: await device.nextNew() };
+  }
+
+  it('answers a tasks/result with the same frames as the SDK path: held, then answered; ended; not found', async () => {
+    const device = await t.device('direct-user');
+    await device.synced;
+    const { taskId, inquiry } = await askAsTask('Task direct?', device);
+    // Both wait on the same task at once, one served directly, one through the SDK's server.
+    const direct = await post(taskResult(21, taskId, 'p'), TASKS);
+    const viaSdk = await post([taskResult(121, taskId, 'p')], TASKS);
+    for (const header of ['content-type', 'cache-control', 'x-accel-buffering'])
+      expect(direct.headers.get(header)).toBe(viaSdk.headers.get(header));
+    await vi.waitFor(async () => expect(await heldCalls()).toBe(2));
+    await device.emit('inquiry:answer', { inquiryId: inquiry.inquiryId, response: 'yes' });
+    // Two calls at once need two request ids: compare the frames without them.
+    const withoutId = (messages: unknown[]) => messages.map((m) => ({ ...(m as object), id: undefined }));
+    const heldFrames = sseMessages(await direct.text());
+    expect(withoutId(heldFrames)).toEqual(withoutId(sseMessages(await viaSdk.text())));
+    expect(heldFrames.map((m) => (m as { method?: string }).method ?? 'result')).toEqual([
+      'notifications/progress',
+      'notifications/tasks/status',
+      'result',
+    ]);
+    // Ended: the result at once; unknown: the same invalid-params error.
+    for (const message of [taskResult(22, taskId), taskResult(23, 'A'.repeat(32))]) {
+      const once = sseMessages(await (await post(message, TASKS)).text());
+      expect(once).toEqual(sseMessages(await (await post([message], TASKS)).text()));
+      expect(once).toHaveLength(1);
+    }
+  });
+
+  it('releases a held tasks/result whose caller goes away, and leaves the task working', async () => {
+    const device = await t.device('direct-user');
+    await device.synced;
+    const { taskId } = await askAsTask('Task gone?', device);
+    const gone = new AbortController();
+    const response = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...TASKS, authorization: `Bearer ${agent}` },
+      body: JSON.stringify(taskResult(24, taskId, 'p')),
+      signal: gone.signal,
+    });
+    expect(response.status).toBe(200);
+    await vi.waitFor(async () => expect(await heldCalls()).toBe(1));
+    gone.abort();
+    await vi.waitFor(async () => expect(await heldCalls()).toBe(0));
+    const get = { jsonrpc: '2.0', id: 25, method: 'tasks/get', params: { taskId } };
+    const [status] = sseMessages(await (await post(get, TASKS)).text()) as { result: { status: string } }[];
+    expect(status?.result.status).toBe('working');
+  });
+
   it('never serves an unsupported protocol version directly: it is refused with 400', async () => {
     const response = await post(call(4, 'get_inquiry', { inquiryId: 'x' }), {
       'mcp-protocol-version': '1999-01-01',
@@ -116,10 +185,32 @@ describe('directCallOf', () => {
   };
 
   it('takes a single tools/call of our tools with acceptable headers', () => {
-    expect(directCallOf(send, headers())).toEqual({ id: 9, params: send.params });
+    expect(directCallOf(send, headers())).toEqual({ id: 9, method: 'tools/call', params: send.params });
     expect(
       directCallOf({ ...send, id: 'a' }, headers({ 'content-type': 'application/json; charset=utf-8' })),
     ).toMatchObject({ id: 'a' });
+  });
+
+  // A held tasks/result costs what a held send_inquiry does only without a per-request SDK server.
+  it('takes a single tasks/result with nothing but a task id and a progress token', () => {
+    const result = { jsonrpc: '2.0', id: 7, method: 'tasks/result', params: { taskId: 'T' } };
+    expect(directCallOf(result, headers())).toEqual({
+      id: 7,
+      method: 'tasks/result',
+      params: { taskId: 'T' },
+    });
+    const tracked = { ...result, params: { taskId: 'T', _meta: { progressToken: 'p' } } };
+    expect(directCallOf(tracked, headers())).toMatchObject({ params: tracked.params });
+    expect(directCallOf({ ...result, params: {} }, headers())).toBeUndefined();
+    expect(directCallOf({ ...result, params: { taskId: 1 } }, headers())).toBeUndefined();
+    expect(directCallOf({ ...result, params: { taskId: 'T', name: 'x' } }, headers())).toBeUndefined();
+    expect(
+      directCallOf(
+        { ...result, params: { taskId: 'T', _meta: { 'io.modelcontextprotocol/related-task': {} } } },
+        headers(),
+      ),
+    ).toBeUndefined();
+    expect(directCallOf([result], headers())).toBeUndefined();
   });
 
   it('leaves everything else to the SDK', () => {

@@ -5,12 +5,15 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   ErrorCode,
+  type GetTaskPayloadRequest,
+  GetTaskPayloadRequestSchema,
   type JSONRPCMessage,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CallAbort } from './call-abort.js';
 import type { KeepAliveStream, SseKeepAlive } from './sse-keep-alive.js';
 import { NodeSink, type SseSink, streamSink } from './sse-sink.js';
+import { getTaskResult } from './tasks.js';
 import { type CallContext, type CallExtra, runTool, toMcpError } from './tool-calls.js';
 
 /*
@@ -37,9 +40,12 @@ export const DIRECT_PROTOCOL_VERSIONS: readonly string[] = [
   '2024-10-07',
 ];
 
-/** The members of the JSON-RPC message, of its `params` and of `params._meta` this path understands. */
+/** The members of the JSON-RPC message, of its `params` (per method) and of `params._meta` this path understands. */
 const KNOWN_MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-const KNOWN_PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
+const KNOWN_PARAMS_KEYS: Record<DirectCall['method'], Set<string>> = {
+  'tools/call': new Set(['name', 'arguments', '_meta']),
+  'tasks/result': new Set(['taskId', '_meta']),
+};
 const KNOWN_META_KEYS = new Set(['progressToken']);
 
 /** The SDK transport's keep-alive period (its own constant) for streams that get no heartbeats. */
@@ -48,29 +54,31 @@ export const KEEP_ALIVE_MS = DEFAULT_SSE_KEEP_ALIVE_MS;
 export const KEEP_ALIVE_FRAME = ': keepalive\n\n';
 const KEEP_ALIVE_BYTES = new TextEncoder().encode(KEEP_ALIVE_FRAME);
 
-export interface DirectCall {
-  id: string | number;
-  params: CallToolRequest['params'];
-}
+/** A request this path serves: a `tools/call` of our tools, or a task's `tasks/result` wait. */
+export type DirectCall =
+  | { id: string | number; method: 'tools/call'; params: CallToolRequest['params'] }
+  | { id: string | number; method: 'tasks/result'; params: GetTaskPayloadRequest['params'] };
 
 function onlyKeys(value: unknown, known: Set<string>): boolean {
   return typeof value === 'object' && value !== null && Object.keys(value).every((key) => known.has(key));
 }
 
 /**
- * The `tools/call` this POST carries when it can be served without a per-request SDK server: one
- * JSON-RPC request (no batch) calling one of our tools with nothing but `name`, `arguments` and a
+ * The request this POST carries when it can be served without a per-request SDK server: one
+ * JSON-RPC request (no batch), either a `tools/call` of one of our tools with nothing but `name`,
+ * `arguments` and a `_meta.progressToken`, or a `tasks/result` with nothing but `taskId` and a
  * `_meta.progressToken`, under a pinned protocol version and the headers the SDK's transport would
  * accept. Anything else (`initialize`, lists, batches, `params.task`, a member this path does not
  * know, a bad header or message) returns undefined and takes the SDK path.
  */
 export function directCallOf(body: unknown, headers: Headers): DirectCall | undefined {
   const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown } | null;
-  if (Array.isArray(body) || message?.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
-  const { id } = message;
+  if (Array.isArray(body) || message?.jsonrpc !== '2.0') return undefined;
+  const { id, method } = message;
+  if (method !== 'tools/call' && method !== 'tasks/result') return undefined;
   // The SDK's `RequestIdSchema`: a string or an integer.
   if (typeof id !== 'string' && !Number.isInteger(id)) return undefined;
-  if (!onlyKeys(message, KNOWN_MESSAGE_KEYS) || !onlyKeys(message.params, KNOWN_PARAMS_KEYS))
+  if (!onlyKeys(message, KNOWN_MESSAGE_KEYS) || !onlyKeys(message.params, KNOWN_PARAMS_KEYS[method]))
     return undefined;
   const meta = (message.params as { _meta?: unknown })._meta;
   if (meta !== undefined && !onlyKeys(meta, KNOWN_META_KEYS)) return undefined;
@@ -79,14 +87,18 @@ export function directCallOf(body: unknown, headers: Headers): DirectCall | unde
   if (!isJsonContentType(headers.get('content-type'))) return undefined;
   const version = headers.get('mcp-protocol-version');
   if (version !== null && !DIRECT_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  if (method === 'tasks/result') {
+    const request = GetTaskPayloadRequestSchema.safeParse(body);
+    return request.success ? { id: id as string | number, method, params: request.data.params } : undefined;
+  }
   const request = CallToolRequestSchema.safeParse(body);
   if (!request.success || !DIRECT_TOOLS.has(request.data.params.name)) return undefined;
-  return { id: id as string | number, params: request.data.params };
+  return { id: id as string | number, method, params: request.data.params };
 }
 
 /**
- * Serves one `tools/call` on an SSE stream of our own, with the same frames the SDK's transport
- * writes (progress notifications, then the result or the JSON-RPC error). A suspended call then
+ * Serves one `tools/call` or `tasks/result` on an SSE stream of our own, with the same frames the
+ * SDK's transport writes (progress notifications, then the result or the JSON-RPC error). A suspended call then
  * keeps only this stream, its abort controller and the wait itself alive, not a whole SDK server
  * and transport (see docs/BENCHMARKS.md: about a third of a held call's heap, and the CPU to build
  * and close them per call). With Node's `outgoing` response the frames go straight to it.
@@ -102,7 +114,11 @@ export function serveDirectCall(
   // Heartbeats (progress) keep a tracked call's stream busy; any other stream gets comment frames.
   const comments = params._meta?.progressToken === undefined || ctx.heartbeatMs > KEEP_ALIVE_MS;
   const run = new DirectRun(call.id, params._meta, comments ? keepAlive : undefined, outgoing);
-  runTool(ctx, params, run).then(
+  const work =
+    call.method === 'tools/call'
+      ? runTool(ctx, call.params, run)
+      : getTaskResult(ctx, call.params.taskId, run);
+  work.then(
     (result) => run.finish({ jsonrpc: '2.0', id: run.requestId, result }),
     (error: unknown) => run.fail(error),
   );
