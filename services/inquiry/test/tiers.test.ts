@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceAck, InquiryResult } from '@hitl/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STORE_KINDS, startTestNode, type TestNode } from './harness.js';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
@@ -157,6 +158,31 @@ describe.each(STORE_KINDS)('tiers, refusal, cancel and re-attach (%s store)', (k
       });
     }
     expect(device.received.filter((r) => r.event === 'inquiry:new')).toHaveLength(1);
+  });
+
+  it('get_inquiry with waitMs and a progress token sends the first progress at once, as send_inquiry does', async () => {
+    const user = newUser();
+    const device = await t.device(user);
+    await device.synced;
+    const client = await t.mcp(user);
+    const call = client.callTool({ name: 'send_inquiry', arguments: { question: 'Collect me later' } });
+    const pushed = await device.nextNew();
+    const progress: Progress[] = [];
+    const waited = client.callTool(
+      { name: 'get_inquiry', arguments: { inquiryId: pushed.inquiryId, waitMs: 60_000 } },
+      undefined,
+      { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true },
+    );
+    // At once, not a heartbeat period later: a client that resets its timeout on progress holds on.
+    await vi.waitFor(() => expect(progress).toHaveLength(1), { timeout: 2000 });
+    expect(progress[0]).toMatchObject({
+      progress: 0,
+      message: 'Collect me later',
+      _meta: { inquiryId: pushed.inquiryId, question: 'Collect me later', type: 'INQUIRY' },
+    });
+    await device.emit('inquiry:answer', { inquiryId: pushed.inquiryId, response: 'now' });
+    expect(structured(await waited)).toMatchObject({ status: 'answered', answer: 'now' });
+    expect(structured(await call).status).toBe('answered');
   });
 
   it('get_inquiry with waitMs returns pending when the wait ends first; others see not_found', async () => {
