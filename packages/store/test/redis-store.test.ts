@@ -521,7 +521,7 @@ describe('RedisInquiryStore on a real server', () => {
     await store.create(due);
     await store.create(sampleInquiry());
     const monitor = await new Redis(shared.server.url).monitor();
-    shared.cleanups.push(() => monitor.disconnect());
+    shared.cleanups.push(async () => monitor.disconnect());
     const seen: { command: string; source: string }[] = [];
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       if (args.some((arg) => arg.startsWith(prefix)))
