@@ -23,8 +23,9 @@ const MB = 1024 * 1024;
 export type CapacityStore = 'redis' | 'memory' | 'sqlite';
 
 /**
- * Capacity: how many suspended calls ONE node holds (`send_inquiry` calls; with `path`, `get_inquiry`
- * waits or `tasks/result` waits, see {@link HeldPath}), and what each costs in RSS above idle (VmRSS from /proc after a full GC forced through the inspector, and before it).
+ * Capacity: how many suspended calls ONE node holds (`send_inquiry` calls; with `path`,
+ * `get_inquiry` waits or `tasks/result` waits, see {@link HeldPath}), and what each costs in RSS
+ * above idle (VmRSS from /proc after a full GC forced through the inspector, and before it).
  * `--set snapshot=1` also writes heap snapshots at idle and when parked (use a small `held`; the
  * snapshots themselves inflate the RSS figures of that run). Heartbeats every 60 s by default
  * (`--set heartbeatMs=`): the memory per call is the same at any period, and 10 s heartbeats to

@@ -40,7 +40,7 @@ export const DIRECT_PROTOCOL_VERSIONS: readonly string[] = [
   '2024-10-07',
 ];
 
-/** The members of the JSON-RPC message, of its `params` (per method) and of `params._meta` this path understands. */
+/** The members of the JSON-RPC message, of its `params` (per method) and of `params._meta` it understands. */
 const KNOWN_MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const KNOWN_PARAMS_KEYS: Record<DirectCall['method'], Set<string>> = {
   'tools/call': new Set(['name', 'arguments', '_meta']),
@@ -98,10 +98,10 @@ export function directCallOf(body: unknown, headers: Headers): DirectCall | unde
 
 /**
  * Serves one `tools/call` or `tasks/result` on an SSE stream of our own, with the same frames the
- * SDK's transport writes (progress notifications, then the result or the JSON-RPC error). A suspended call then
- * keeps only this stream, its abort controller and the wait itself alive, not a whole SDK server
- * and transport (see docs/BENCHMARKS.md: about a third of a held call's heap, and the CPU to build
- * and close them per call). With Node's `outgoing` response the frames go straight to it.
+ * SDK's transport writes (progress notifications, then the result or the JSON-RPC error). A
+ * suspended call then keeps only this stream, its abort controller and the wait itself alive, not a
+ * whole SDK server and transport (see docs/BENCHMARKS.md: about a third of a held call's heap, and
+ * the CPU to build and close them per call). With Node's `outgoing` response the frames go straight to it.
  * @returns the response for Hono (already sent, with `outgoing`)
  */
 export function serveDirectCall(

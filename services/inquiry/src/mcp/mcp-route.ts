@@ -104,7 +104,8 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     const direct = directCallOf(body, c.req.raw.headers);
     if (direct) {
-      // The hot path (send_inquiry, get_inquiry, a task's tasks/result): no SDK server or transport is built or kept.
+      // The hot path (send_inquiry, get_inquiry, a task's tasks/result): no SDK server or transport
+      // is built or kept.
       // With Node's response at hand the frames go straight to it; either way the stream hears the
       // caller leave (Node's 'close', or the web stream's cancel) and ends the wait.
       return serveDirectCall(callContext(claims, tokenKey), direct, keepAlive, outgoing);
