@@ -9,13 +9,14 @@ export const SIGHTING_THROTTLE_MS = 60_000;
 const REMEMBERED = 10_000;
 
 /**
- * Keeps the device records of tokens in use (DESIGN §6.7): a device token seen on a socket or at
- * the devices routes gets a record (so tokens made before pairing existed are listed too), and its
- * `lastSeenAt` moves forward, written at most once a minute per token and node, or at once when the
- * device names itself differently.
+ * Keeps the device records of tokens in use (DESIGN §6.7): a device token used anywhere (a socket, or
+ * any `/api` request) gets a record, so every token that can read its user's inquiries is on the
+ * user's device list and can be revoked from there; its `lastSeenAt` moves forward, written at most
+ * once a minute per token and node, or at once when the device names itself differently.
  */
 export class DeviceSightings {
-  private readonly written = new Map<string, { at: number; name: string }>();
+  /** Per jti: when and under what name this node last wrote its record; `removed` once revoked here. */
+  private readonly written = new Map<string, { at: number; name: string; removed?: true }>();
 
   constructor(private readonly deps: { devices: DeviceStore; clock: Clock; logger: Logger }) {}
 
@@ -27,6 +28,7 @@ export class DeviceSightings {
     if (claims.role !== 'device' || claims.jti === undefined) return;
     const at = this.deps.clock.now();
     const last = this.written.get(claims.jti);
+    if (last?.removed) return;
     const renamed = namedAs !== undefined && namedAs !== last?.name;
     if (last && !renamed && at - last.at < SIGHTING_THROTTLE_MS) return;
     const record = await this.deps.devices.touchDevice({
@@ -38,6 +40,8 @@ export class DeviceSightings {
       ...(claims.exp !== undefined ? { exp: claims.exp } : {}),
       at,
     });
+    // Revoked here while this write was under way: the record goes away again with the token.
+    if (this.written.get(claims.jti)?.removed) return;
     this.written.delete(claims.jti);
     if (this.written.size >= REMEMBERED) {
       const oldest = this.written.keys().next();
@@ -53,8 +57,12 @@ export class DeviceSightings {
     );
   }
 
-  /** Forgets what was written for `jti` (its record was removed). */
-  forget(jti: string): void {
+  /**
+   * `jti`'s record was removed (its token revoked from the device list): a request of that token
+   * still in flight here does not write it back.
+   */
+  removed(jti: string): void {
     this.written.delete(jti);
+    this.written.set(jti, { at: this.deps.clock.now(), name: '', removed: true });
   }
 }
