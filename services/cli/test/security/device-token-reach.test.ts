@@ -75,6 +75,13 @@ describe('what a device token reaches after its owner acts', { timeout: 120_000 
       expect((await claim(b.url, after.code, 'Phone', '127.0.0.42')).status).toBe(200);
     });
 
+    it('a code never outlives its maker token’s expiry', async () => {
+      const shortLived = await tokens.sign({ sub: 'reach-7', role: 'device' }, { expiresIn: '2m' });
+      const pairing = await makePairing(b.url, shortLived);
+      // The node's codes live 10 minutes; this one ends with the token, 2 minutes from now.
+      expect(pairing.expiresAt).toBe((claimsOf(shortLived).exp ?? 0) * 1000);
+    });
+
     it('the embedded store: a revoked maker’s code is invalid, by jti and by user', async () => {
       const stolen = await deviceToken('reach-3');
       const owner = await deviceToken('reach-3', 'Desk');
