@@ -59,6 +59,44 @@ describe('redis pairings and devices', () => {
 });
 
 describe('sqlite devices', () => {
+  it('a version-1 file is brought forward: its open pairings still claim, without a maker', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hitl-devices-'));
+    const path = join(dir, 'hitl.db');
+    try {
+      const old = openStateDatabase(path);
+      // The tables as the first build wrote them, with one open pairing.
+      old.db.exec(`
+        CREATE TABLE schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+        INSERT INTO schema_versions VALUES ('devices', 1);
+        CREATE TABLE pairings (code_hash TEXT PRIMARY KEY, pairing_id TEXT NOT NULL,
+          user_id TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+        CREATE TABLE devices (user_id TEXT NOT NULL, jti TEXT NOT NULL, device_name TEXT NOT NULL,
+          created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, iat INTEGER, exp INTEGER,
+          PRIMARY KEY (user_id, jti));
+        INSERT INTO pairings VALUES ('h1', 'p1', 'u1', 5, 600005);
+      `);
+      old.close();
+      const reopened = openStateDatabase(path);
+      try {
+        const store = new SqliteDeviceStore(reopened.db);
+        expect(await store.claimPairing('h1', 10)).toEqual({
+          pairingId: 'p1',
+          userId: 'u1',
+          codeHash: 'h1',
+          createdAt: 5,
+          expiresAt: 600005,
+        });
+        const made = { pairingId: 'p2', userId: 'u1', codeHash: 'h2', createdAt: 5, expiresAt: 600005 };
+        await store.createPairing({ ...made, makerJti: 'j1', makerIat: 7 });
+        expect(await store.claimPairing('h2', 10)).toEqual({ ...made, makerJti: 'j1', makerIat: 7 });
+      } finally {
+        reopened.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('are still there after the state file is closed and opened again (a restart)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'hitl-devices-'));
     const path = join(dir, 'hitl.db');

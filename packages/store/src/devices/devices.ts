@@ -14,6 +14,13 @@ export interface PairingRecord {
   createdAt: number;
   /** Epoch ms: at and after this the pairing is gone. */
   expiresAt: number;
+  /**
+   * The device token that made the pairing: its `jti` and issued-at (epoch seconds), when it has
+   * them. A claim is refused once that token is revoked (by `jti`, or its user's tokens issued up
+   * to a moment at or after `makerIat`): a pairing never outlives the token that made it.
+   */
+  makerJti?: string;
+  makerIat?: number;
 }
 
 export interface DeviceRecord {

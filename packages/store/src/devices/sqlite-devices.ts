@@ -29,12 +29,23 @@ CREATE TABLE IF NOT EXISTS devices (
 );
 `;
 
+/**
+ * Version 2: a pairing remembers the token that made it (`maker_jti`, `maker_iat`), so a claim can
+ * refuse one whose maker was revoked. Pairings of a version-1 file have neither (NULL).
+ */
+const SCHEMA_V2 = `
+ALTER TABLE pairings ADD COLUMN maker_jti TEXT;
+ALTER TABLE pairings ADD COLUMN maker_iat INTEGER;
+`;
+
 interface PairingRow {
   code_hash: string;
   pairing_id: string;
   user_id: string;
   created_at: number;
   expires_at: number;
+  maker_jti: string | null;
+  maker_iat: number | null;
 }
 
 interface DeviceRow {
@@ -53,7 +64,8 @@ interface DeviceRow {
  */
 export class SqliteDeviceStore implements DeviceStore {
   constructor(private readonly db: SqliteDatabase) {
-    migrate(db, 'devices', 1, SCHEMA);
+    // Each step runs once per file (the version is recorded with it), so V2's ALTERs never repeat.
+    migrate(db, 'devices', 2, SCHEMA + SCHEMA_V2);
   }
 
   async createPairing(pairing: PairingRecord): Promise<void> {
@@ -62,10 +74,19 @@ export class SqliteDeviceStore implements DeviceStore {
         this.db.prepare('DELETE FROM pairings WHERE expires_at <= ?').run(pairing.createdAt);
         this.db
           .prepare(
-            `INSERT OR REPLACE INTO pairings (code_hash, pairing_id, user_id, created_at, expires_at)
-             VALUES (?, ?, ?, ?, ?)`,
+            `INSERT OR REPLACE INTO pairings
+               (code_hash, pairing_id, user_id, created_at, expires_at, maker_jti, maker_iat)
+             VALUES (?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(pairing.codeHash, pairing.pairingId, pairing.userId, pairing.createdAt, pairing.expiresAt);
+          .run(
+            pairing.codeHash,
+            pairing.pairingId,
+            pairing.userId,
+            pairing.createdAt,
+            pairing.expiresAt,
+            pairing.makerJti ?? null,
+            pairing.makerIat ?? null,
+          );
       })
       .immediate();
   }
@@ -81,6 +102,8 @@ export class SqliteDeviceStore implements DeviceStore {
       codeHash: row.code_hash,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
+      ...(row.maker_jti !== null ? { makerJti: row.maker_jti } : {}),
+      ...(row.maker_iat !== null ? { makerIat: Number(row.maker_iat) } : {}),
     };
   }
 

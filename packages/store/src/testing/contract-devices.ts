@@ -18,6 +18,8 @@ const pairing = (n: number, overrides: Partial<PairingRecord> = {}): PairingReco
   codeHash: `hash-${n}`.padEnd(64, '0'),
   createdAt: NOW,
   expiresAt: NOW + 600_000,
+  makerJti: `maker-${n}`,
+  makerIat: 1767225600,
   ...overrides,
 });
 
@@ -46,6 +48,13 @@ export function runDeviceContract(name: string, make: MakeDevices): void {
       await store.createPairing(pairing(1));
       expect(await store.claimPairing(pairing(1).codeHash, NOW + 1000)).toEqual(pairing(1));
       expect(await store.claimPairing(pairing(1).codeHash, NOW + 1001)).toBeUndefined();
+    });
+
+    it('a pairing made by a token without jti or iat comes back without them', async () => {
+      const store = await open();
+      const { makerJti: _jti, makerIat: _iat, ...anonymous } = pairing(1);
+      await store.createPairing(anonymous);
+      expect(await store.claimPairing(anonymous.codeHash, NOW + 1)).toEqual(anonymous);
     });
 
     it('an unknown code claims nothing; another code stays claimable', async () => {

@@ -10,6 +10,7 @@ import { guardHost } from './auth.js';
 import { limitBody } from './body-limit.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { type DeviceRouteDeps, deviceRoutes } from './device-routes.js';
+import { noteDeviceUse } from './device-use.js';
 import { restErrors } from './error-handlers.js';
 import { errorResponse } from './errors.js';
 import { opsRoutes } from './ops-routes.js';
@@ -39,7 +40,12 @@ export interface AppDeps
 function apiRoutes(deps: AppDeps): Hono {
   const api = new Hono();
   api.onError(restErrors(deps.logger));
-  api.use('*', guardHost(deps.hostPolicy), limitBody(LIMITS.bodyBytes));
+  api.use(
+    '*',
+    guardHost(deps.hostPolicy),
+    limitBody(LIMITS.bodyBytes),
+    noteDeviceUse(deps.pairing.sightings),
+  );
   api.route('/', restRoutes(deps));
   api.route('/', opsRoutes(deps));
   api.route('/', decisionRoutes(deps));

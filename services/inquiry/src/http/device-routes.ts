@@ -17,6 +17,7 @@ import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import type { DeviceSightings } from '../devices/device-sightings.js';
 import { hashPairingCode, newPairingCode } from '../devices/pairing-code.js';
+import { makerRevoked, pairingMaker } from '../devices/pairing-maker.js';
 import { type AuthVariables, rateLimit, rateLimited, requireRole } from './auth.js';
 import { errorResponse } from './errors.js';
 
@@ -54,7 +55,6 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
 
   app.post('/pairings', devicesOnly, limited, async (c) => {
     const claims = c.get('claims');
-    sightings.note(claims);
     const code = newPairingCode();
     const createdAt = deps.clock.now();
     const pairing = {
@@ -62,7 +62,9 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
       userId: claims.sub,
       codeHash: hashPairingCode(code),
       createdAt,
-      expiresAt: createdAt + ttlMs,
+      // A pairing never outlives the token that made it: not past its expiry, not past its revocation.
+      expiresAt: Math.min(createdAt + ttlMs, claims.exp === undefined ? Infinity : claims.exp * 1000),
+      ...pairingMaker(claims),
     };
     await devices.createPairing(pairing);
     const base = (deps.pairing.publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
@@ -71,6 +73,12 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
       201,
     );
   });
+
+  /** Takes the pairing of `code` if it lives and its maker is still valid (else it is void: taken, `undefined`). */
+  const claimLive = async (code: string, now: number) => {
+    const pairing = await devices.claimPairing(hashPairingCode(code), now);
+    return pairing && !(await makerRevoked(deps.revocations, pairing)) ? pairing : undefined;
+  };
 
   app.post('/pairings/claim', async (c) => {
     const address = `pair:${clientAddress(c)}`;
@@ -85,7 +93,7 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
     }
     const code = normalizePairingCode(parsed.data.code);
     const now = deps.clock.now();
-    const pairing = isPairingCode(code) ? await devices.claimPairing(hashPairingCode(code), now) : undefined;
+    const pairing = isPairingCode(code) ? await claimLive(code, now) : undefined;
     if (!pairing) {
       const spent = await wrongCodes.consume(address);
       if (!spent.ok) throw rateLimited(spent.retryAfterMs);
@@ -133,7 +141,7 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
     // within a second and drops its sockets.
     await deps.revocations.revokeToken(record.jti, record.exp);
     await devices.removeDevice(userId, record.jti);
-    sightings.forget(record.jti);
+    sightings.removed(record.jti);
     return c.json({ revoked: { jti: record.jti } });
   });
 
