@@ -13,8 +13,10 @@ export interface LinkClaims {
   channel: LinkChannel;
   /** Epoch ms; the end of the inquiry's answer window. */
   expiresAt: number;
-  /** The link's own id (unguessable), for the audit trail. */
+  /** The link's own id (unguessable), for the audit trail; revocable like a token's `jti`. */
   linkId: string;
+  /** Epoch seconds the link was signed: `hitl token revoke --user` withdraws links issued up to then. */
+  issuedAt: number;
 }
 
 const ALG = 'HS256';
@@ -27,6 +29,7 @@ const PayloadSchema = z.object({
   ch: LinkChannelSchema,
   jti: z.string().min(1),
   exp: z.number(),
+  iat: z.number(),
 });
 
 /**
@@ -41,7 +44,7 @@ export class LinkTokens {
     this.key = createHmac('sha256', secret).update('hitl answer links v1').digest();
   }
 
-  async sign(claims: Omit<LinkClaims, 'linkId'>): Promise<string> {
+  async sign(claims: Omit<LinkClaims, 'linkId' | 'issuedAt'>): Promise<string> {
     return new SignJWT({ inq: claims.inquiryId, ch: claims.channel })
       .setProtectedHeader({ alg: ALG })
       .setSubject(claims.userId)
@@ -63,8 +66,8 @@ export class LinkTokens {
       });
       const parsed = PayloadSchema.safeParse(payload);
       if (!parsed.success) return null;
-      const { sub, inq, ch, jti, exp } = parsed.data;
-      return { userId: sub, inquiryId: inq, channel: ch, linkId: jti, expiresAt: exp * 1000 };
+      const { sub, inq, ch, jti, exp, iat } = parsed.data;
+      return { userId: sub, inquiryId: inq, channel: ch, linkId: jti, expiresAt: exp * 1000, issuedAt: iat };
     } catch (error) {
       return (error as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'expired' : null;
     }

@@ -223,6 +223,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     retentionMs: config.retentionMs,
     decisionLog: decisions.log,
     revocations: revocationStore,
+    isRevoked: (token) => revocations.isRevoked(token),
     pairing: {
       devices,
       sightings,

@@ -66,7 +66,7 @@ describe('answer links (real node, SDK client, socket.io device)', () => {
       const csp = page.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("default-src 'none'");
       expect(csp).not.toContain('script-src');
-      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
       expect(page.headers.get('cache-control')).toBe('no-store');
       const html = await page.text();
       expect(html).toContain('Ship &lt;script&gt;alert(1)&lt;/script&gt; today?');
@@ -261,8 +261,26 @@ describe('answer links (real node, SDK client, socket.io device)', () => {
       body: new URLSearchParams([['response', 'x']]),
     });
     expect(crossSite.status).toBe(403);
+    // Refused as a page a person can read, not as JSON.
+    expect(crossSite.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await crossSite.text()).toContain('Origin &quot;https://evil.example&quot; is not allowed');
+    // `Origin: null` passes only from the link's own page (a browser sets Sec-Fetch-Site).
+    for (const site of ['cross-site', 'same-site', undefined]) {
+      const opaque = await open(genuine, {
+        method: 'POST',
+        headers: { origin: 'null', ...(site ? { 'sec-fetch-site': site } : {}) },
+        body: new URLSearchParams([['response', 'x']]),
+      });
+      expect(opaque.status, site).toBe(403);
+      expect(opaque.headers.get('content-type')).toMatch(/^text\/html/);
+    }
 
-    expect((await post(genuine, [['response', 'still mine']])).status).toBe(200);
+    const fromItsPage = await open(genuine, {
+      method: 'POST',
+      headers: { origin: 'null', 'sec-fetch-site': 'same-origin' },
+      body: new URLSearchParams([['response', 'still mine']]),
+    });
+    expect(fromItsPage.status).toBe(200);
     expect(structured(await call)).toMatchObject({ status: 'answered', answer: 'still mine' });
   });
 });

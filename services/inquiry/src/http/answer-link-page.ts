@@ -1,5 +1,5 @@
 import { type FormQuestion, type Inquiry, type InquiryResponse, quorumProgress } from '@hitl/protocol';
-import { visibleHtml } from '../core/html-text.js';
+import { escapeHtml, visibleHtml } from '../core/html-text.js';
 
 /*
  * The answer-link page (DESIGN §6.3): one inquiry and its form, rendered on the server with no script
@@ -9,6 +9,14 @@ import { visibleHtml } from '../core/html-text.js';
 
 /** Text for HTML content or a quoted attribute: visible escapes first, then entity escapes. */
 const text = visibleHtml;
+
+/**
+ * An option as a form control's `value`: the real option, so the form posts what the agent offered;
+ * anything beyond printable ASCII as a character reference, so the page's source holds no invisible
+ * character (the label beside it shows the visible escape).
+ */
+const optionValue = (option: string) =>
+  escapeHtml(option).replace(/[^\x20-\x7e]/gu, (ch) => `&#x${(ch.codePointAt(0) ?? 0).toString(16)};`);
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#111}
 .q{white-space:pre-wrap;border-left:4px solid #36c;padding:.5rem 1rem;background:#f4f7fb}
@@ -27,16 +35,18 @@ export function page(title: string, body: string, nonce: string): string {
 
 const when = (ms: number) => new Date(ms).toUTCString();
 
-/** The header every page of one inquiry shows: who asked, and the question. */
+/** The page's one heading while an inquiry waits. */
+const askingHeading = (inquiry: Inquiry) =>
+  `${inquiry.kind === 'approval' ? 'Approval needed' : 'A question for you'}${inquiry.critical ? ' (critical)' : ''}`;
+
+/** What every page of one inquiry shows under its heading: who asked, and the question. */
 function questionBlock(inquiry: Inquiry): string {
   const who = inquiry.asker.name ?? inquiry.asker.tokenSubject;
-  const heading = inquiry.kind === 'approval' ? 'Approval needed' : 'A question for you';
   const action = inquiry.action
     ? `<p class="meta">Action: <strong>${text(inquiry.action.tool)}</strong> on ${text(inquiry.action.server)}</p>
 <pre class="q">${text(JSON.stringify(inquiry.action.arguments ?? {}, null, 2))}</pre>`
     : '';
-  return `<h1>${heading}${inquiry.critical ? ' (critical)' : ''}</h1>
-<p class="meta">Asked by ${text(who)}</p><div class="q">${text(inquiry.question)}</div>${action}`;
+  return `<p class="meta">Asked by ${text(who)}</p><div class="q">${text(inquiry.question)}</div>${action}`;
 }
 
 function prefill(inquiry: Inquiry): InquiryResponse | undefined {
@@ -47,19 +57,21 @@ function radios(name: string, options: readonly string[], checked: unknown): str
   return options
     .map(
       (o) =>
-        `<label><input type="radio" name="${name}" value="${text(o)}"${o === checked ? ' checked' : ''}> ${text(o)}</label>`,
+        `<label><input type="radio" name="${name}" value="${optionValue(o)}"${o === checked ? ' checked' : ''}> ${text(o)}</label>`,
     )
     .join('');
 }
 
 function field(q: FormQuestion, value: unknown): string {
   const name = `q.${q.id}`;
-  const legend = `<legend>${text(q.prompt)}${q.required ? ' (required)' : ''}</legend>`;
+  // A lone input is named by its legend (a screen reader, and a test, find it by the prompt).
+  const legendId = text(`prompt-${q.id}`);
+  const legend = `<legend id="${legendId}">${text(q.prompt)}${q.required ? ' (required)' : ''}</legend>`;
   switch (q.kind) {
     case 'text':
-      return `<fieldset>${legend}<input type="text" name="${name}" value="${text(typeof value === 'string' ? value : '')}"></fieldset>`;
+      return `<fieldset>${legend}<input type="text" name="${name}" aria-labelledby="${legendId}" value="${text(typeof value === 'string' ? value : '')}"></fieldset>`;
     case 'number':
-      return `<fieldset>${legend}<input type="number" step="any" name="${name}" value="${typeof value === 'number' ? value : ''}"></fieldset>`;
+      return `<fieldset>${legend}<input type="number" step="any" name="${name}" aria-labelledby="${legendId}" value="${typeof value === 'number' ? value : ''}"></fieldset>`;
     case 'boolean':
       return `<fieldset>${legend}${radios(name, ['yes', 'no'], value === true ? 'yes' : value === false ? 'no' : undefined)}</fieldset>`;
     case 'choice':
@@ -68,7 +80,7 @@ function field(q: FormQuestion, value: unknown): string {
       const chosen = Array.isArray(value) ? value : [];
       const boxes = (q.options ?? []).map(
         (o) =>
-          `<label><input type="checkbox" name="${name}" value="${text(o)}"${chosen.includes(o) ? ' checked' : ''}> ${text(o)}</label>`,
+          `<label><input type="checkbox" name="${name}" value="${optionValue(o)}"${chosen.includes(o) ? ' checked' : ''}> ${text(o)}</label>`,
       );
       return `<fieldset>${legend}${boxes.join('')}</fieldset>`;
     }
@@ -102,18 +114,48 @@ export function answerPage(inquiry: Inquiry, nonce: string, problem?: string): s
   const error = problem ? `<p class="error" role="alert">${text(problem)}</p>` : '';
   return page(
     'Answer a question',
-    `${questionBlock(inquiry)}${error}<form method="post">${answerControls(inquiry)}</form>
+    `<h1>${text(askingHeading(inquiry))}</h1>${questionBlock(inquiry)}${error}<form method="post">${answerControls(inquiry)}</form>
 <p class="meta">This link works once and until ${when(until)}.</p>`,
     nonce,
   );
 }
 
-/** An inquiry that already ended: who ended it and when. */
+/** A response as a person reads it: the text, or each form field's prompt and value. */
+function responseHtml(inquiry: Inquiry, response: InquiryResponse): string {
+  if (typeof response === 'string') return `<p>Answer: <strong>${text(response)}</strong></p>`;
+  const rows = (inquiry.questions ?? [])
+    .filter((q) => response[q.id] !== undefined)
+    .map((q) => {
+      const value = response[q.id];
+      const shown = Array.isArray(value)
+        ? value.join(', ')
+        : typeof value === 'boolean'
+          ? value
+            ? 'yes'
+            : 'no'
+          : String(value);
+      return `<dt>${text(q.prompt)}</dt><dd>${text(shown)}</dd>`;
+    });
+  return `<p>Answer:</p><dl>${rows.join('')}</dl>`;
+}
+
+/** A quorum approval's votes: who voted what, from where, when. */
+function votesHtml(inquiry: Inquiry): string {
+  if (!inquiry.votes?.length) return '';
+  const items = inquiry.votes.map(
+    (v) =>
+      `<li>${text(v.userId)} ${v.vote === 'approve' ? 'approved' : 'rejected'}${v.deviceName ? ` from ${text(v.deviceName)}` : ''} on ${when(v.at)}</li>`,
+  );
+  return `<p>Votes:</p><ul>${items.join('')}</ul>`;
+}
+
+/** An inquiry that already ended: what was answered, who ended it and when; one heading. */
 export function endedPage(inquiry: Inquiry, nonce: string, heading = 'This question is closed'): string {
   const by = inquiry.resolvedBy;
+  const person = by?.userId ? ` by ${text(by.userId)}` : '';
   const who =
     by?.kind === 'human'
-      ? `answered from ${text(by.deviceName ?? 'a device')}`
+      ? `${inquiry.status === 'refused' ? 'declined' : 'answered'} from ${text(by.deviceName ?? 'a device')}${person}`
       : by?.kind === 'agent'
         ? 'cancelled by the agent that asked'
         : by?.kind === 'ops'
@@ -122,9 +164,15 @@ export function endedPage(inquiry: Inquiry, nonce: string, heading = 'This quest
             ? 'decided by a fallback (no person answered)'
             : 'timed out (no person answered)';
   const at = inquiry.resolvedAt === undefined ? '' : ` on ${when(inquiry.resolvedAt)}`;
+  const answer = inquiry.answer === undefined ? '' : responseHtml(inquiry, inquiry.answer);
+  const progress = quorumProgress(inquiry);
+  const outcome =
+    inquiry.status === 'pending'
+      ? `<p>It still waits: ${progress ? `${progress.approvals} of ${progress.needed} approvals so far` : 'not answered yet'}.</p>`
+      : `<p>It was ${who}${at} (${text(inquiry.status)}).</p>`;
   return page(
     heading,
-    `<h1>${text(heading)}</h1>${questionBlock(inquiry)}<p>It was ${who}${at} (${text(inquiry.status)}).</p>`,
+    `<h1>${text(heading)}</h1>${questionBlock(inquiry)}${answer}${votesHtml(inquiry)}${outcome}`,
     nonce,
   );
 }
@@ -144,4 +192,26 @@ export function thanksPage(inquiry: Inquiry, nonce: string): string {
 /** A link that cannot be used: expired, unknown, or not a link at all. */
 export function messagePage(title: string, message: string, nonce: string): string {
   return page(title, `<h1>${text(title)}</h1><p>${text(message)}</p>`, nonce);
+}
+
+/** A genuine link that was withdrawn (its person's or its inquiry's links revoked). */
+export function withdrawnPage(nonce: string): string {
+  return messagePage(
+    'This link was withdrawn',
+    'This answer link was revoked. Answer from one of your devices, or ask for a new link.',
+    nonce,
+  );
+}
+
+/** Titles of the refusals a link's door can meet before its own checks (rendered as a page). */
+const REFUSAL_TITLES: Partial<Record<number, string>> = {
+  403: 'This request was refused',
+  413: 'Too much to send',
+  429: 'Too many tries',
+  503: 'Not available right now',
+};
+
+/** A refusal of the door itself (Host / Origin, body size, rate, store away), as a page, not JSON. */
+export function refusalPage(status: number, message: string, nonce: string): string {
+  return messagePage(REFUSAL_TITLES[status] ?? 'Something went wrong', message, nonce);
 }

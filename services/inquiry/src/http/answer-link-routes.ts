@@ -1,15 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { HostPolicy, LinkClaims, LinkTokens } from '@hitl/auth';
 import { HitlError, type Inquiry, LIMITS } from '@hitl/protocol';
+import type { RevocableToken } from '@hitl/store';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
+import { linkRevoked } from '../auth/link-revocation.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { readSubmission } from './answer-link-form.js';
-import { answerPage, endedPage, messagePage, thanksPage } from './answer-link-page.js';
-import { guardHost, rateLimited } from './auth.js';
+import { guardLinkOrigin } from './answer-link-guard.js';
+import { secureHeaders } from './answer-link-headers.js';
+import { answerPage, endedPage, messagePage, thanksPage, withdrawnPage } from './answer-link-page.js';
+import { rateLimited } from './auth.js';
 import { limitBody } from './body-limit.js';
+import { linkErrors } from './error-handlers.js';
 
 export interface AnswerLinkDeps {
   service: InquiryService;
@@ -17,20 +22,8 @@ export interface AnswerLinkDeps {
   limiter: RateLimiter;
   hostPolicy: HostPolicy;
   logger: Logger;
-}
-
-/** No script at all; the one inline style block by nonce; forms post only here; never framed. */
-function secureHeaders(c: Context, nonce: string): void {
-  c.header(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-  );
-  // The URL is the credential: it must not leak through a Referer, a cache or a search index.
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('Cache-Control', 'no-store');
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('X-Frame-Options', 'DENY');
-  c.header('X-Robots-Tag', 'noindex');
+  /** The node's revocation list (memory): a revoked person's, link's or inquiry's links are refused. */
+  isRevoked: (token: RevocableToken) => boolean;
 }
 
 type Opened = { ok: true; claims: LinkClaims; inquiry: Inquiry } | { ok: false; response: Response };
@@ -42,7 +35,8 @@ type Opened = { ok: true; claims: LinkClaims; inquiry: Inquiry } | { ok: false; 
  */
 export function answerLinkRoutes(deps: AnswerLinkDeps): Hono {
   const app = new Hono();
-  app.use('*', guardHost(deps.hostPolicy));
+  app.onError(linkErrors(deps.logger));
+  app.use('*', guardLinkOrigin(deps.hostPolicy));
 
   const html = (c: Context, body: string, status: ContentfulStatusCode = 200) => c.html(body, status);
 
@@ -61,6 +55,9 @@ export function answerLinkRoutes(deps: AnswerLinkDeps): Hono {
         nonce,
       );
       return { ok: false, response: html(c, body, 404) };
+    }
+    if (linkRevoked(deps.isRevoked, claims)) {
+      return { ok: false, response: html(c, withdrawnPage(nonce), 403) };
     }
     return { ok: true, claims, inquiry };
   }

@@ -80,9 +80,8 @@ export function createApp(deps: AppDeps): Hono {
 
   app.route('/mcp', mcpRoutes(deps));
   app.route('/api', apiRoutes(deps));
-  const links = answerLinkRoutes(deps);
-  links.onError(restErrors(deps.logger));
-  app.route('/a', links);
+  // Answer links render their own refusals as pages (a person opened them in a browser).
+  app.route('/a', answerLinkRoutes(deps));
   // Registered after the routes above, which answer without calling `next`: the web app and unknown paths.
   app.use('*', guardHost(deps.hostPolicy));
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));

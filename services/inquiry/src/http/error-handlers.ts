@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { HitlError } from '@hitl/protocol';
 import type { Context, ErrorHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
-import { errorResponse, jsonRpcError, jsonRpcErrorOf, restErrorOf } from './errors.js';
+import { secureHeaders } from './answer-link-headers.js';
+import { refusalPage } from './answer-link-page.js';
+import { errorResponse, HTTP_STATUS, jsonRpcError, jsonRpcErrorOf, restErrorOf } from './errors.js';
 
 /** The typed error behind a thrown one: itself, or the retryable 503 while the store is away. */
 function typedError(error: unknown): HitlError | undefined {
@@ -35,4 +39,22 @@ export function restErrors(logger: Logger): ErrorHandler {
 /** JSON-RPC errors: `/mcp`. */
 export function jsonRpcErrors(logger: Logger): ErrorHandler {
   return errorHandler(logger, jsonRpcErrorOf, (c) => jsonRpcError(c, 500, -32603, 'internal error'));
+}
+
+/** A page for a person, not JSON: the answer-link door (`/a/...`), opened in a browser. */
+export function linkErrors(logger: Logger): ErrorHandler {
+  const page = (c: Context, status: ContentfulStatusCode, message: string) => {
+    const nonce = randomBytes(16).toString('base64');
+    secureHeaders(c, nonce);
+    return c.html(refusalPage(status, message, nonce), status);
+  };
+  return errorHandler(
+    logger,
+    (c, error) => {
+      if (error.retryAfterMs !== undefined)
+        c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+      return page(c, HTTP_STATUS[error.code], error.message);
+    },
+    (c) => page(c, 500, 'The node could not handle this request. Try again in a moment.'),
+  );
 }

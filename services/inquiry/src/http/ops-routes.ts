@@ -1,7 +1,11 @@
 import type { TokenService } from '@hitl/auth';
 import { HitlError } from '@hitl/protocol';
+import type { RevocationStore } from '@hitl/store';
 import { Hono } from 'hono';
+import type { Logger } from 'pino';
+import { inquiryLinksEntry } from '../auth/link-revocation.js';
 import type { InquiryService } from '../core/inquiry-service.js';
+import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { type AuthVariables, rateLimit, requireRole } from './auth.js';
 import { errorResponse } from './errors.js';
@@ -10,6 +14,9 @@ export interface OpsRouteDeps {
   service: InquiryService;
   tokens: TokenService;
   limiter: RateLimiter;
+  revocations: RevocationStore;
+  clock: Clock;
+  logger: Logger;
 }
 
 type Env = { Variables: AuthVariables };
@@ -41,6 +48,34 @@ export function opsRoutes(deps: OpsRouteDeps): Hono<Env> {
       if (error instanceof HitlError) return errorResponse(c, error.code, error.message);
       throw error;
     }
+  });
+
+  /**
+   * `POST /inquiries/:id/links/revoke`: withdraws every answer link of one inquiry (mail, webhook),
+   * on every node within a second (the revocation feed), those issued later included; the inquiry
+   * itself stays as it is, and its people answer from their devices. Audited: the node's log names
+   * the operator. 200 `{revoked: {inquiryId, at}}`; 404 unknown.
+   */
+  app.post('/inquiries/:id/links/revoke', ops, rateLimit(deps.limiter), async (c) => {
+    const claims = c.get('claims');
+    const id = c.req.param('id');
+    const inquiry = await deps.service.find(id);
+    if (!inquiry) return errorResponse(c, 'not_found', `no inquiry ${id}`);
+    // The entry outlives every link of the inquiry: none is valid past its service deadline.
+    const until = Math.max(inquiry.deadlines.serviceAt, inquiry.deadlines.answerBy ?? 0);
+    await deps.revocations.revokeToken(inquiryLinksEntry(id), Math.ceil(until / 1000) + 60);
+    const at = deps.clock.now();
+    deps.logger.info(
+      {
+        audit: 'links.revoked',
+        inquiryId: id,
+        userId: inquiry.userId,
+        ops: claims.sub,
+        opsName: claims.name,
+      },
+      'answer links of an inquiry revoked by an operator',
+    );
+    return c.json({ revoked: { inquiryId: id, at } });
   });
 
   return app;

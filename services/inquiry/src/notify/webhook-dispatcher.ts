@@ -61,16 +61,24 @@ export class WebhookDispatcher implements InquiryEvents {
   private async dispatch(event: WebhookEvent, inquiry: Inquiry): Promise<void> {
     // A webhook hears of an inquiry when it listens for any person it is addressed to.
     const asked = audienceOf(inquiry);
-    const hooks = this.deps.directory.current.webhooks.filter((hook) =>
-      asked.some((userId) => listens(hook, event, userId, this.deps.directory)),
-    );
+    const hooks = this.deps.directory.current.webhooks
+      .map((hook) => ({
+        hook,
+        people: asked.filter((userId) => listens(hook, event, userId, this.deps.directory)),
+      }))
+      .filter(({ people }) => people.length > 0);
     if (hooks.length === 0) return;
     try {
-      const data: Record<string, unknown> = { inquiry };
-      if (event === 'inquiry.created') data.answerUrl = await this.answerUrl(inquiry);
       const timestamp = new Date(this.deps.clock.now());
-      const body = JSON.stringify({ type: event, timestamp: timestamp.toISOString(), data });
-      for (const hook of hooks) {
+      for (const { hook, people } of hooks) {
+        const data: Record<string, unknown> = { inquiry };
+        // A link acts for one person: only a webhook that hears for one person alone carries one,
+        // signed for that person (one body for several people carries none).
+        const [person] = people;
+        if (event === 'inquiry.created' && people.length === 1 && person !== undefined) {
+          data.answerUrl = await this.answerUrl(inquiry, person);
+        }
+        const body = JSON.stringify({ type: event, timestamp: timestamp.toISOString(), data });
         const delivery: Delivery = {
           id: `msg_${randomBytes(16).toString('base64url')}`,
           channel: 'webhook',
@@ -93,10 +101,10 @@ export class WebhookDispatcher implements InquiryEvents {
     }
   }
 
-  private async answerUrl(inquiry: Inquiry): Promise<string> {
-    // The link answers as one of the people asked (the asker's user may not be one of them).
+  /** A link answering as `userId`, the one person this webhook hears for. */
+  private async answerUrl(inquiry: Inquiry, userId: string): Promise<string> {
     const token = await this.deps.links.sign({
-      userId: audienceOf(inquiry)[0] ?? inquiry.userId,
+      userId,
       inquiryId: inquiry.inquiryId,
       channel: 'webhook',
       expiresAt: inquiry.deadlines.answerBy ?? inquiry.deadlines.serviceAt,
