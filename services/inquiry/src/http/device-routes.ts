@@ -13,6 +13,7 @@ import type { DeviceStore, RevocationStore } from '@hitl/store';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import { addressBudgetKey } from '../core/address-key.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import type { DeviceSightings } from '../devices/device-sightings.js';
@@ -79,7 +80,7 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
       const problem = body === undefined ? 'body must be JSON' : describeZodError(parsed.error);
       return errorResponse(c, 'invalid_input', `${problem}: expected {"code": ..., "deviceName": ...}`);
     }
-    const address = `pair:${clientAddress(c)}`;
+    const address = `pair:${addressBudgetKey(clientAddress(c))}`;
     // The point is spent before the code is looked at, in one step (one script in Redis), so of many
     // claims at once no more than the budget are looked up; a right code gets its point back.
     const spent = await wrongCodes.consume(address);
@@ -138,7 +139,10 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
   return app;
 }
 
-/** The peer's address (the node sits on the network edge; behind a proxy every claim shares one). */
+/**
+ * The peer's address (the node sits on the network edge; behind a proxy every claim shares one);
+ * the budget is its host's ({@link addressBudgetKey}: IPv6 by its /64).
+ */
 function clientAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
