@@ -85,8 +85,10 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
   // Without Redis: the durable SQLite file (refuses a second process on the same state dir) or memory.
   const embedded = redis ? undefined : openEmbeddedStore(config);
   const store = redis?.store ?? (embedded as EmbeddedParts).store;
-  const limiter = createRateLimiter(config.ratePerMin, redis?.client);
-  const wrongCodes = createRateLimiter(PAIRING_LIMITS.wrongCodesPerMin, redis?.client, 'hitl:pairing:wrong');
+  const limiter = createRateLimiter(config.ratePerMin, redis?.client, 'hitl:rate', { clock });
+  const wrongCodes = createRateLimiter(PAIRING_LIMITS.wrongCodesPerMin, redis?.client, 'hitl:pairing:wrong', {
+    clock,
+  });
   const revocationStore = redis
     ? new RedisRevocationStore({ redis: redis.client })
     : embedded?.database

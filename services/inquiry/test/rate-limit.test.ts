@@ -9,6 +9,7 @@ import {
 } from '@hitl/store/testing';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../src/core/ports.js';
 import { createRateLimiter, type RateLimiter } from '../src/core/rate-limit.js';
 import { SharedBudget } from '../src/core/shared-rate-limit.js';
 import { messageCount } from '../src/mcp/mcp-body.js';
@@ -23,6 +24,17 @@ describe('rate limit points', () => {
     expect((await limiter.consume('b')).ok).toBe(false);
   });
 
+  it('gives back a refunded point in this process, and nothing for a key it never counted', async () => {
+    const limiter = createRateLimiter(2);
+    await limiter.refund('never');
+    expect((await limiter.consume('never', 2)).ok).toBe(true);
+    expect((await limiter.consume('never')).ok).toBe(false);
+    expect((await limiter.consume('a', 2)).ok).toBe(true);
+    await limiter.refund('a');
+    expect((await limiter.consume('a')).ok).toBe(true);
+    expect((await limiter.consume('a')).ok).toBe(false);
+  });
+
   it('counts one point per JSON-RPC message in a body', () => {
     expect(messageCount({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBe(1);
     expect(messageCount(Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id })))).toBe(100);
@@ -31,11 +43,14 @@ describe('rate limit points', () => {
   });
 });
 
-/** Redis's own count of the scripts it was sent (EVAL + EVALSHA) and of the INCRBYs they ran. */
-async function commandStats(admin: Redis): Promise<{ scripts: number; incrby: number }> {
+/**
+ * Redis's own count of the scripts it was sent (EVAL + EVALSHA) and of the window steps they ran
+ * (HINCRBY into a live window, or the HSET that starts one).
+ */
+async function commandStats(admin: Redis): Promise<{ scripts: number; steps: number }> {
   const info = await admin.info('commandstats');
   const calls = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
-  return { scripts: calls('eval') + calls('evalsha'), incrby: calls('incrby') };
+  return { scripts: calls('eval') + calls('evalsha'), steps: calls('hincrby') + calls('hset') };
 }
 
 /** `workers` concurrent loops on each limiter, `perLimiter` requests each limiter; the accepted count. */
@@ -87,7 +102,8 @@ describe('the shared limiter on Redis', () => {
     limiters.push(limiter);
     return limiter;
   };
-  const counter = async (key: string) => Number(await admin.get(`hitl:rate:${key}`));
+  /** The window's count in Redis (a hash: count, end). */
+  const counter = async (key: string) => Number(await admin.hget(`hitl:rate:${key}`, 'count'));
 
   it('shares one budget between nodes, refuses with the time left, and sets the window once', async () => {
     const [a, b] = [await node(), await node()];
@@ -112,12 +128,35 @@ describe('the shared limiter on Redis', () => {
     expect(await admin.pttl(`hitl:rate:${key}`)).toBeLessThanOrEqual(ttl);
   });
 
-  it('gives a counter that lost its expiry one again when it refuses', async () => {
-    const limiter = await node();
+  it("ends a window when the node's clock says, also while Redis still holds it", async () => {
+    let now = Date.now();
+    const clock = { ...systemClock, now: () => now };
+    const limiter = createRateLimiter(5, await client(), 'hitl:rate', { clock });
+    limiters.push(limiter);
     const key = `k-${randomUUID()}`;
-    await admin.set(`hitl:rate:${key}`, '5');
+    expect((await limiter.consume(key, 5)).ok).toBe(true);
+    const refused = await limiter.consume(key);
+    expect(refused).toEqual({ ok: false, retryAfterMs: 60_000 });
+    now += 59_999;
+    expect(await limiter.consume(key)).toEqual({ ok: false, retryAfterMs: 1 });
+    now += 1;
+    // Redis keeps the key for its own minute yet; the window is over on the clock the node passed in.
+    expect(await admin.exists(`hitl:rate:${key}`)).toBe(1);
+    expect((await limiter.consume(key)).ok).toBe(true);
+    expect(await counter(key)).toBe(1);
+    expect(Number(await admin.hget(`hitl:rate:${key}`, 'end'))).toBe(now + 60_000);
+  });
+
+  it('gives back a refunded point in the open window, and none when no window is open', async () => {
+    const limiter = await node(2);
+    const key = `k-${randomUUID()}`;
+    await limiter.refund(key);
+    expect(await admin.exists(`hitl:rate:${key}`)).toBe(0);
+    expect((await limiter.consume(key, 2)).ok).toBe(true);
+    await limiter.refund(key);
+    expect(await counter(key)).toBe(1);
+    expect((await limiter.consume(key)).ok).toBe(true);
     expect((await limiter.consume(key)).ok).toBe(false);
-    expect(await admin.pttl(`hitl:rate:${key}`)).toBeGreaterThan(50_000);
   });
 
   for (const budget of [50, 1000]) {
@@ -156,10 +195,10 @@ describe('the shared limiter on Redis', () => {
     const stats = await commandStats(admin);
     expect(stats.scripts).toBeGreaterThan(0);
     expect(stats.scripts).toBeLessThan(25);
-    expect(stats.incrby).toBe(stats.scripts);
+    expect(stats.steps).toBe(stats.scripts);
   });
 
-  it("sends every key's pending points of a flush in one script call, one INCRBY per key", async () => {
+  it("sends every key's pending points of a flush in one script call, one step per key", async () => {
     const limiter = await node(10_000);
     const keys = Array.from({ length: 40 }, () => `k-${randomUUID()}`);
     for (const key of keys) await limiter.consume(key); // each key's first request asks Redis
@@ -168,7 +207,7 @@ describe('the shared limiter on Redis', () => {
     await eventually(async () => (await Promise.all(keys.map(counter))).every((count) => count === 4));
     const stats = await commandStats(admin);
     expect(stats.scripts).toBe(1);
-    expect(stats.incrby).toBe(keys.length);
+    expect(stats.steps).toBe(keys.length);
   });
 
   it('refuses with the time left in the window, locally once it knows, and never pushes the window back', async () => {
@@ -221,11 +260,11 @@ describe('the shared limiter on Redis', () => {
     expect((await limiter.consume(key)).ok).toBe(true);
     expect((await limiter.consume(key)).ok).toBe(true);
     // The pending point's INCRBY fails in Redis: "value is not an integer".
-    await admin.set(`hitl:rate:${key}`, 'x', 'KEEPTTL');
+    await admin.hset(`hitl:rate:${key}`, 'count', 'x');
     await sleep(150);
-    expect(await admin.get(`hitl:rate:${key}`)).toBe('x');
+    expect(await admin.hget(`hitl:rate:${key}`, 'count')).toBe('x');
     // The key was forgotten: the next request goes to Redis and sees the count there.
-    await admin.set(`hitl:rate:${key}`, '100', 'KEEPTTL');
+    await admin.hset(`hitl:rate:${key}`, 'count', '100');
     expect((await limiter.consume(key)).ok).toBe(false);
   });
 });
@@ -296,7 +335,8 @@ describe('the shared limiter on a Redis Cluster', () => {
     // Many keys: they land in slots of all three masters, which one pipeline could not carry.
     const keys = Array.from({ length: 12 }, () => `k-${randomUUID()}`);
     for (const key of keys) for (let i = 0; i < 5; i++) expect((await limiter.consume(key)).ok).toBe(true);
-    for (const key of keys) await eventually(async () => (await admin.get(`hitl:rate:${key}`)) === '5');
+    for (const key of keys)
+      await eventually(async () => (await admin.hget(`hitl:rate:${key}`, 'count')) === '5');
     await limiter.close();
   });
 });

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { type RateDecision, SharedBudget, type SharedBudgetOptions } from './shared-rate-limit.js';
 
-export { INCR_TTL_LUA, type RateDecision } from './shared-rate-limit.js';
+export type { RateDecision } from './shared-rate-limit.js';
 
 /**
  * Points per minute per key (a token fingerprint); shared across nodes when Redis is given. A point
@@ -11,6 +11,11 @@ export { INCR_TTL_LUA, type RateDecision } from './shared-rate-limit.js';
 export interface RateLimiter {
   /** Spends `cost` points (default 1) at once; over the budget the whole request is refused (its points still count). */
   consume(key: string, cost?: number): Promise<RateDecision>;
+  /**
+   * Gives back `points` (default 1) spent in the key's current window: a spend made up front, before
+   * the work it guards, for work that turned out not to count (a pairing code that was right).
+   */
+  refund(key: string, points?: number): Promise<void>;
   /** Sends the points not yet in Redis and stops the flush timer (a no-op without Redis). */
   close(): Promise<void>;
 }
@@ -22,17 +27,19 @@ export interface RateLimiter {
  */
 export function createRateLimiter(
   perMinute: number,
-  redis?: Redis,
+  redis?: Redis | Cluster,
   keyPrefix = 'hitl:rate',
   options?: SharedBudgetOptions,
 ): RateLimiter {
-  if (perMinute === 0) return { consume: async () => ({ ok: true }), close: async () => {} };
+  if (perMinute === 0)
+    return { consume: async () => ({ ok: true }), refund: async () => {}, close: async () => {} };
   // Redis down must not take the doors with it: a per-node limit stands in until it is back.
   const local = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix });
   const shared = redis ? new SharedBudget(redis, perMinute, keyPrefix, options) : undefined;
+  const sharedUp = () => shared !== undefined && redis?.status === 'ready';
   return {
     async consume(key, cost = 1) {
-      if (shared && redis?.status === 'ready') {
+      if (shared && sharedUp()) {
         try {
           return await shared.consume(key, cost);
         } catch {
@@ -46,6 +53,15 @@ export function createRateLimiter(
         if (rejection instanceof RateLimiterRes) return { ok: false, retryAfterMs: rejection.msBeforeNext };
         throw rejection;
       }
+    },
+    async refund(key, points = 1) {
+      if (shared && sharedUp()) {
+        // Best effort: a refund lost with Redis leaves the key stricter, never looser.
+        await shared.refund(key, points).catch(() => {});
+        return;
+      }
+      // Only what this window counted here: a key this node never spent on stays unknown.
+      if (await local.get(key)) await local.reward(key, points);
     },
     close: async () => shared?.close(),
   };

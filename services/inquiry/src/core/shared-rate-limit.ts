@@ -1,59 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import { type Clock, systemClock } from './ports.js';
+import { defineRateScripts } from './rate-scripts.js';
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
 
-/**
- * The shared limiter's Redis step: a fixed window per key, like rate-limiter-flexible's own script
- * (SET NX EX, INCRBY, PTTL every time) in one command fewer than half: INCRBY, an EXPIRE when the
- * window starts (never pushed back), and the PTTL only for a count over the budget.
- * KEYS[1] the key; ARGV: points to add, window (s), budget. Returns {count, ms left}; under the
- * budget "ms left" is the whole window when this call started it, else only an upper bound.
- */
-export const INCR_TTL_LUA = `local consumed = redis.call('incrby', KEYS[1], ARGV[1])
-local windowMs = 1000 * tonumber(ARGV[2])
-if consumed == tonumber(ARGV[1]) then
-  redis.call('expire', KEYS[1], ARGV[2])
-  return {consumed, windowMs}
-end
-if consumed <= tonumber(ARGV[3]) then
-  return {consumed, windowMs}
-end
-local ttl = redis.call('pttl', KEYS[1])
-if ttl < 0 then
-  redis.call('expire', KEYS[1], ARGV[2])
-  ttl = windowMs
-end
-return {consumed, ttl}`;
-
-/**
- * {@link INCR_TTL_LUA} for several keys in one call (a flush on one Redis: one command sent, one
- * INCRBY run per key). KEYS: the keys; ARGV: window (s), budget, then the points per key in KEYS'
- * order. Returns {count, ms left} per key, flattened.
- */
-export const INCR_TTL_MANY_LUA = `local windowS, budget = ARGV[1], tonumber(ARGV[2])
-local windowMs = 1000 * tonumber(windowS)
-local replies = {}
-for i, key in ipairs(KEYS) do
-  local points = tonumber(ARGV[i + 2])
-  local consumed = redis.call('incrby', key, points)
-  local ttl = windowMs
-  if consumed == points then
-    redis.call('expire', key, windowS)
-  elseif consumed > budget then
-    ttl = redis.call('pttl', key)
-    if ttl < 0 then
-      redis.call('expire', key, windowS)
-      ttl = windowMs
-    end
-  end
-  replies[#replies + 1] = consumed
-  replies[#replies + 1] = ttl
-end
-return replies`;
-
-const WINDOW_S = 60;
-const COMMAND = 'hitlRateIncr';
-const COMMAND_MANY = 'hitlRateIncrMany';
+const WINDOW_MS = 60_000;
 
 /** Tuning of {@link SharedBudget}; the defaults are what the node uses. */
 export interface SharedBudgetOptions {
@@ -64,11 +15,13 @@ export interface SharedBudgetOptions {
   flushMs?: number;
   /** Keys remembered at most; past it the oldest is dropped (its unsent points still go out). */
   maxKeys?: number;
+  /** Times the windows (passed into the scripts, so every node's window ends when its clock says). */
+  clock?: Clock;
 }
 
 /** What this node knows of one key's window. */
 interface Entry {
-  /** When the window ends (ms since epoch; never earlier than Redis's own expiry). */
+  /** When the window ends (ms since epoch, on the clock; Redis's reply says). */
   end: number;
   /** The global count the last Redis reply gave. */
   known: number;
@@ -80,12 +33,7 @@ interface Entry {
   seen: number;
 }
 
-type Reply = [count: number, msLeft: number];
-type ScriptCall = (key: string, points: number, windowS: number, budget: number) => Promise<Reply>;
-type WithScript = {
-  [COMMAND]: ScriptCall;
-  [COMMAND_MANY]: (keyCount: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
-};
+type Reply = [count: number, end: number];
 
 /**
  * One budget per key, shared by every node through Redis, decided locally while that is safe.
@@ -96,9 +44,11 @@ type WithScript = {
  * and `known + sent + pending + cost` stays at or below the safe line (90% of the budget). Anything
  * else is one script call that carries the pending points with the request, and is decided on the
  * count it returns (accepted iff ≤ budget; a refused request's points count too). A key known to be
- * over the budget is refused here until its window ends (the count only grows inside a window).
+ * over the budget is refused here until its window ends (the count only grows inside a window but for
+ * a {@link refund}, which at worst leaves this node stricter than Redis).
  * Pending points go out every `flushMs` (default 1 s) in one script call over all keys (a Cluster: one
- * call per key), so a key's requests of that second cost Redis one INCRBY together.
+ * call per key), so a key's requests of that second cost Redis one HINCRBY together. The scripts
+ * (`src/lua/rate-incr-*.lua`) time each window on the node's {@link Clock}, passed in as `now`.
  *
  * Worst case: a node whose `known` is stale can accept its slice of points the budget no longer
  * has, so the keys' owners may get at most (nodes × slice) points beyond the budget, once per stale
@@ -119,11 +69,10 @@ export class SharedBudget {
   private sends = 0;
   private readonly flushMs: number;
   private readonly maxKeys: number;
-  private readonly script: ScriptCall;
-  private readonly client: WithScript;
+  private readonly clock: Clock;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: Redis | Cluster,
     private readonly budget: number,
     private readonly keyPrefix: string,
     options: SharedBudgetOptions = {},
@@ -132,16 +81,13 @@ export class SharedBudget {
     this.safeLine = Math.floor(budget * 0.9);
     this.flushMs = options.flushMs ?? 1_000;
     this.maxKeys = options.maxKeys ?? 10_000;
-    if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: INCR_TTL_LUA });
-    if (!(COMMAND_MANY in redis)) redis.defineCommand(COMMAND_MANY, { lua: INCR_TTL_MANY_LUA });
-    this.client = redis as unknown as WithScript;
-    const client = this.client;
-    this.script = (...args) => client[COMMAND](...args);
+    this.clock = options.clock ?? systemClock;
+    defineRateScripts(redis);
   }
 
   /** Decides `cost` points for `key`; rejects only when Redis failed (the points it carried are lost). */
   async consume(key: string, cost: number): Promise<RateDecision> {
-    const now = Date.now();
+    const now = this.clock.now();
     let entry = this.entries.get(key);
     if (entry && entry.end <= now) {
       this.entries.delete(key);
@@ -161,15 +107,30 @@ export class SharedBudget {
     }
     const order = ++this.sends;
     try {
-      const [count, msLeft] = await this.script(this.redisKey(key), carried + cost, WINDOW_S, this.budget);
+      const [count, end] = await this.script(key, carried + cost);
       if (entry) entry.sent -= carried;
-      this.learn(key, order, carried + cost, count, msLeft);
-      return count <= this.budget ? { ok: true } : { ok: false, retryAfterMs: msLeft };
+      this.learn(key, order, count, end);
+      return count <= this.budget ? { ok: true } : { ok: false, retryAfterMs: end - this.clock.now() };
     } catch (error) {
       if (entry) entry.sent -= carried;
       this.forget(key, entry);
       throw error;
     }
+  }
+
+  /**
+   * Gives back `points` spent on `key` in its current window (none open: nothing to give back).
+   * Points not yet sent are taken back here; else Redis is asked. Rejects only when Redis failed.
+   */
+  async refund(key: string, points: number): Promise<void> {
+    const entry = this.entries.get(key);
+    if (entry && entry.pending >= points) {
+      entry.pending -= points;
+      return;
+    }
+    const order = ++this.sends;
+    const [count, end] = await this.script(key, -points);
+    if (this.entries.has(key)) this.learn(key, order, count, end);
   }
 
   /** Stops the flush timer and sends what is pending (best effort). */
@@ -182,7 +143,7 @@ export class SharedBudget {
   /** Sends every key's pending points in one round trip and learns the counts; never throws. */
   async flush(): Promise<void> {
     this.timer = undefined;
-    const now = Date.now();
+    const now = this.clock.now();
     const ready = this.redis.status === 'ready';
     const batch: Array<{ key: string; points: number; entry?: Entry }> = [];
     const order = ++this.sends;
@@ -207,24 +168,31 @@ export class SharedBudget {
       if (entry) entry.sent -= points;
       const reply = replies[i];
       if (reply instanceof Error || reply === undefined) this.forget(key, entry);
-      else this.learn(key, order, points, reply[0], reply[1]);
+      else this.learn(key, order, reply[0], reply[1]);
     });
   }
 
+  /** One key's step in Redis (`rate-incr-1.lua`): its count and its window's end after `points`. */
+  private async script(key: string, points: number): Promise<Reply> {
+    const [count, end] = await this.redis.hitlRateIncr(
+      this.redisKey(key),
+      this.clock.now(),
+      points,
+      WINDOW_MS,
+    );
+    return [Number(count), Number(end)];
+  }
+
   private async send(batch: Array<{ key: string; points: number }>): Promise<Array<Reply | Error>> {
-    const call = (key: string, points: number) =>
-      [this.redisKey(key), points, WINDOW_S, this.budget] as const;
     if (this.redis.isCluster) {
       // A Cluster pipeline must stay within one slot: one call per key, each to its own node.
-      return Promise.all(
-        batch.map(({ key, points }) => this.script(...call(key, points)).catch((e: Error) => e)),
-      );
+      return Promise.all(batch.map(({ key, points }) => this.script(key, points).catch((e: Error) => e)));
     }
-    const flat = await this.client[COMMAND_MANY](
+    const flat = await this.redis.hitlRateIncrMany(
       batch.length,
       ...batch.map(({ key }) => this.redisKey(key)),
-      WINDOW_S,
-      this.budget,
+      this.clock.now(),
+      WINDOW_MS,
       ...batch.map(({ points }) => points),
     );
     return batch.map((_, i) => [Number(flat[2 * i]), Number(flat[2 * i + 1])] as Reply);
@@ -238,16 +206,17 @@ export class SharedBudget {
 
   private schedule(): void {
     if (this.timer) return;
+    // Node's own timer, not the clock's: it paces sends (and must not hold the process open), while
+    // every window's end is read from the clock.
     this.timer = setTimeout(() => void this.flush(), this.flushMs);
     this.timer.unref();
   }
 
-  /** Takes in the reply to send `order`: `points` added, the key counts `count`, `msLeft` before its window ends. */
-  private learn(key: string, order: number, points: number, count: number, msLeft: number): void {
-    const now = Date.now();
+  /** Takes in the reply to send `order`: the key counts `count` in a window that ends at `end`. */
+  private learn(key: string, order: number, count: number, end: number): void {
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { end: now + msLeft, known: count, pending: 0, sent: 0, seen: order };
+      entry = { end, known: count, pending: 0, sent: 0, seen: order };
       this.makeRoom();
       this.entries.set(key, entry);
       return;
@@ -257,8 +226,7 @@ export class SharedBudget {
     if (order < entry.seen) return;
     entry.seen = order;
     entry.known = count;
-    // The exact end is known when this reply started the window or read the PTTL (over the budget).
-    if (count === points || count > this.budget) entry.end = now + msLeft;
+    entry.end = end;
   }
 
   private forget(key: string, entry: Entry | undefined): void {

@@ -13,6 +13,7 @@ import type { DeviceStore, RevocationStore } from '@hitl/store';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import { addressBudgetKey } from '../core/address-key.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import type { DeviceSightings } from '../devices/device-sightings.js';
@@ -81,24 +82,22 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
   };
 
   app.post('/pairings/claim', async (c) => {
-    const address = `pair:${clientAddress(c)}`;
-    // An address past its wrong codes is refused before its code is even looked at.
-    const standing = await wrongCodes.consume(address, 0);
-    if (!standing.ok) throw rateLimited(standing.retryAfterMs);
     const body: unknown = await c.req.json().catch(() => undefined);
     const parsed = PairingClaimBodySchema.safeParse(body);
     if (!parsed.success) {
       const problem = body === undefined ? 'body must be JSON' : describeZodError(parsed.error);
       return errorResponse(c, 'invalid_input', `${problem}: expected {"code": ..., "deviceName": ...}`);
     }
+    const address = `pair:${addressBudgetKey(clientAddress(c))}`;
+    // The point is spent before the code is looked at, in one step (one script in Redis), so of many
+    // claims at once no more than the budget are looked up; a right code gets its point back.
+    const spent = await wrongCodes.consume(address);
+    if (!spent.ok) throw rateLimited(spent.retryAfterMs);
     const code = normalizePairingCode(parsed.data.code);
     const now = deps.clock.now();
     const pairing = isPairingCode(code) ? await claimLive(code, now) : undefined;
-    if (!pairing) {
-      const spent = await wrongCodes.consume(address);
-      if (!spent.ok) throw rateLimited(spent.retryAfterMs);
-      throw new HitlError('invalid_pairing', INVALID_PAIRING);
-    }
+    if (!pairing) throw new HitlError('invalid_pairing', INVALID_PAIRING);
+    await wrongCodes.refund(address);
     const { deviceName } = parsed.data;
     const token = await deps.tokens.sign(
       { sub: pairing.userId, role: 'device', name: deviceName },
@@ -148,7 +147,10 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
   return app;
 }
 
-/** The peer's address (the node sits on the network edge; behind a proxy every claim shares one). */
+/**
+ * The peer's address (the node sits on the network edge; behind a proxy every claim shares one);
+ * the budget is its host's ({@link addressBudgetKey}: IPv6 by its /64).
+ */
 function clientAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
