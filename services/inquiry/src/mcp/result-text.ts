@@ -41,7 +41,9 @@ function decisionText(result: InquiryResult): string {
 
 /** A quorum approval: the approvers decided, and who voted what ("ann approved, bob rejected"). */
 function quorumText(result: InquiryResult): string {
-  const votes = (result.votes ?? []).map((v) => `${v.userId} ${v.vote === 'approve' ? 'approved' : 'rejected'}`);
+  const votes = (result.votes ?? []).map(
+    (v) => `${v.userId} ${v.vote === 'approve' ? 'approved' : 'rejected'}`,
+  );
   return `The approvers answered: ${show(result.answer)} (votes: ${votes.join(', ')})`;
 }
 
