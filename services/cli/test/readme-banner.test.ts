@@ -10,8 +10,8 @@ const SHORT = 'eyJhbGciOi...';
 describe("the README's sample start banner", () => {
   it('is what a first `npm start` prints (the banner code, tokens shortened)', () => {
     const readme = readFileSync(README, 'utf8');
-    const sample = readme.match(/`npm start` prints something like:\n\n```\n([\s\S]*?)```/)?.[1];
-    expect(sample, 'the sample block after "`npm start` prints something like:"').toBeDefined();
+    const sample = readme.match(/`npm start` then prints something like:\n\n```\n([\s\S]*?)```/)?.[1];
+    expect(sample, 'the sample block after "`npm start` then prints something like:"').toBeDefined();
     const printed = startBanner('http://127.0.0.1:8787', 'embedded store', {
       agent: SHORT,
       device: SHORT,
