@@ -72,9 +72,7 @@ describe('an answer window on the device page (headless Chromium, real node)', (
       const timer = shown.getByRole('timer');
       await expect.poll(() => timer.textContent(), { timeout: 5000 }).toBe('3 d 0 h left');
       await expect(timer.getAttribute('aria-label')).resolves.toBe('3 days left to answer');
-      await expect(
-        shown.getByRole('timer', { name: '3 days left to answer' }).count(),
-      ).resolves.toBe(1);
+      await expect(shown.getByRole('timer', { name: '3 days left to answer' }).count()).resolves.toBe(1);
     }
     // ...and says until when, in this device's time: weekday and hh:mm of answerBy.
     const end = onPhone.locator('.answer-by time');
