@@ -2,22 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { formatAnswerBy, formatFullDate, formatTimeLeft, spokenTimeLeft } from '../src/index.js';
 
 describe('formatTimeLeft', () => {
-  it('reads m:ss, then h:mm:ss, then days and hours; rounds up; never negative', () => {
+  it('reads m:ss under an hour, rounded up to the second; never negative', () => {
     expect(formatTimeLeft(65_000)).toBe('1:05');
+    expect(formatTimeLeft(42_000)).toBe('0:42');
     expect(formatTimeLeft(1)).toBe('0:01');
     expect(formatTimeLeft(-5)).toBe('0:00');
-    expect(formatTimeLeft(3_600_000 + 61_000)).toBe('1:01:01');
-    expect(formatTimeLeft(86_400_000 - 1000)).toBe('23:59:59');
-    expect(formatTimeLeft(7 * 86_400_000)).toBe('7d 0h');
-    expect(formatTimeLeft(2 * 86_400_000 + 5 * 3_600_000 + 1)).toBe('2d 5h');
+    expect(formatTimeLeft(3_600_000 - 1000)).toBe('59:59');
+  });
+  it('reads hours and minutes from an hour to two days, rounded up to the minute', () => {
+    expect(formatTimeLeft(3_600_000)).toBe('1 h 0 min');
+    expect(formatTimeLeft(3_600_000 + 61_000)).toBe('1 h 2 min');
+    // A 24-hour window a few seconds in: one shape, not "1d 0h" then "23:59:40".
+    expect(formatTimeLeft(86_400_000)).toBe('24 h 0 min');
+    expect(formatTimeLeft(86_400_000 - 20_000)).toBe('24 h 0 min');
+    expect(formatTimeLeft(86_400_000 - 60_000)).toBe('23 h 59 min');
+    expect(formatTimeLeft(48 * 3_600_000 - 60_000)).toBe('47 h 59 min');
+  });
+  it('reads days and hours from two days on, rounded up to the hour', () => {
+    expect(formatTimeLeft(48 * 3_600_000)).toBe('2 d 0 h');
+    expect(formatTimeLeft(3 * 86_400_000 - 5000)).toBe('3 d 0 h');
+    expect(formatTimeLeft(3 * 86_400_000 - 3_600_000)).toBe('2 d 23 h');
+    expect(formatTimeLeft(7 * 86_400_000)).toBe('7 d 0 h');
   });
 });
 
 describe('spokenTimeLeft', () => {
-  it('the two largest units in words, singular and plural, rounded up like the visible text', () => {
-    expect(spokenTimeLeft(3 * 86_400_000 - 5000)).toBe('2 days 23 hours');
-    expect(spokenTimeLeft(86_400_000 + 60_000)).toBe('1 day');
-    expect(spokenTimeLeft(3_600_000 + 61_000)).toBe('1 hour 1 minute');
+  it('the units and rounding of the visible text in words; a zero unit is left out', () => {
+    expect(spokenTimeLeft(3 * 86_400_000 - 3_600_000)).toBe('2 days 23 hours');
+    expect(spokenTimeLeft(3 * 86_400_000 - 5000)).toBe('3 days');
+    expect(spokenTimeLeft(86_400_000 - 60_000)).toBe('23 hours 59 minutes');
+    expect(spokenTimeLeft(3_600_000 + 61_000)).toBe('1 hour 2 minutes');
     expect(spokenTimeLeft(65_000)).toBe('1 minute 5 seconds');
     expect(spokenTimeLeft(120_000)).toBe('2 minutes');
     expect(spokenTimeLeft(1)).toBe('1 second');

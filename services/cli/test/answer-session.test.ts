@@ -56,11 +56,12 @@ describe('the terminal session', () => {
     const opened = connectedWith([week]);
     const later = NOW + 5000;
     expect(text(opened)).toContain(
-      `-- Question from shop assistant for alice -- 3d 0h left, answer by ${formatAnswerBy(answerBy, NOW)}`,
+      `-- Question from shop assistant for alice -- 3 d 0 h left, answer by ${formatAnswerBy(answerBy, NOW)}`,
     );
-    expect(promptText(opened.state, later)).toBe('[2d 23h] pick> ');
+    expect(promptText(opened.state, later)).toBe('[3 d 0 h] pick> ');
+    expect(promptText(opened.state, NOW + 3_600_000)).toBe('[2 d 23 h] pick> ');
     expect(onLine(opened.state, '/list', later).print).toContain(
-      '*1) [2d 23h left] shop assistant: Which week?',
+      '*1) [3 d 0 h left] shop assistant: Which week?',
     );
     const plainOne = connectedWith([inquiry({ question: 'Now?' })]);
     expect(text(plainOne)).not.toContain('answer by');

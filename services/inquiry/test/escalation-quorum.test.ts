@@ -165,9 +165,15 @@ describe('quorum approvals', () => {
     ]);
     expect(racing.filter((ack) => ack.ok && ack.status === 'answered')).toHaveLength(1);
     expect(racing.filter((ack) => !ack.ok && ack.error?.code === 'already_resolved')).toHaveLength(1);
-    const result = (await call).structuredContent as InquiryResult;
+    const called = await call;
+    const result = called.structuredContent as InquiryResult;
     expect(result).toMatchObject({ status: 'answered', answer: 'approve' });
     expect(result.votes?.map((v) => v.userId)).toHaveLength(2);
+    // The text names the approvers and their votes, not "the person".
+    const [firstVote, secondVote] = result.votes ?? [];
+    expect((called.content as { text: string }[])[0]?.text).toBe(
+      `The approvers answered: approve (votes: ${firstVote?.userId} approved, ${secondVote?.userId} approved)`,
+    );
     expect(result.votes?.[0]).toMatchObject({ userId: 'ann', deviceName: 'ann laptop', vote: 'approve' });
     expect((await ann.nextResolved()).resolvedBy.userId).toMatch(/bob|cid/);
   });
@@ -184,9 +190,13 @@ describe('quorum approvals', () => {
       ok: true,
       status: 'answered',
     });
-    const result = (await call).structuredContent as InquiryResult;
+    const called = await call;
+    const result = called.structuredContent as InquiryResult;
     expect(result).toMatchObject({ status: 'answered', answer: 'reject', resolvedBy: { userId: 'bob' } });
     expect(result.votes?.map((v) => v.vote)).toEqual(['approve', 'reject']);
+    expect((called.content as { text: string }[])[0]?.text).toBe(
+      'The approvers answered: reject (votes: ann approved, bob rejected)',
+    );
   });
 
   it('a partial quorum that times out is not an approval, even with an approve fallback', async () => {

@@ -1,27 +1,34 @@
-import { formatPairingCode, type Pairing } from '@hitl/protocol';
+import { formatTimeLeft } from '@hitl/client';
+import { type Device, formatPairingCode, type Pairing } from '@hitl/protocol';
 import { useCallback, useEffect, useState } from 'react';
+import { oneLine } from '../ops/format';
 import { createPairing } from './devices-api';
 import { QrCode } from './qr-code';
 
-/** "9:41" left until `at`. */
+/** "9:41" left until `at`, as every countdown reads. */
 function timeLeft(at: number, now: number): string {
   // Clamped: a device clock a little behind the server's must not show more than the 10 minutes.
-  const seconds = Math.min(600, Math.max(0, Math.ceil((at - now) / 1000)));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  return formatTimeLeft(Math.min(600_000, at - now));
 }
 
 /**
  * "Add a device" (DESIGN §6.7): a one-time pairing as a QR code for the phone's camera, and as a
- * code and link to type; a new one once it expires.
+ * code and link to type; a new one once it expires. `devices` is the Devices list as it is re-read:
+ * a device that was not in it when the code was made is the one that used it, and then the panel says
+ * so instead of counting down a code that no longer works.
  */
-export function AddDevice({ token, onClose }: { token: string; onClose(): void }) {
+export function AddDevice(props: { token: string; devices: readonly Device[] | null; onClose(): void }) {
+  const { token, devices, onClose } = props;
   const [pairing, setPairing] = useState<Pairing | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
+  // The devices listed when the current code was shown: a device not among them used it.
+  const [known, setKnown] = useState<ReadonlySet<string> | null>(null);
 
   const make = useCallback(() => {
     setError(null);
     setPairing(null);
+    setKnown(null);
     createPairing(token).then(setPairing, (e: unknown) =>
       setError(e instanceof Error ? e.message : String(e)),
     );
@@ -32,7 +39,12 @@ export function AddDevice({ token, onClose }: { token: string; onClose(): void }
     return () => clearInterval(timer);
   }, []);
 
-  const expired = pairing !== null && now >= pairing.expiresAt;
+  useEffect(() => {
+    if (pairing && known === null && devices) setKnown(new Set(devices.map((d) => d.jti)));
+  }, [pairing, known, devices]);
+
+  const added = pairing && known ? devices?.find((d) => !known.has(d.jti)) : undefined;
+  const expired = pairing !== null && added === undefined && now >= pairing.expiresAt;
   return (
     <section className="add-device" aria-labelledby="add-device-title">
       <h3 id="add-device-title">Add a device</h3>
@@ -41,7 +53,12 @@ export function AddDevice({ token, onClose }: { token: string; onClose(): void }
           Could not make a pairing code: {error}
         </p>
       ) : null}
-      {pairing && !expired ? (
+      {added ? (
+        <p className="notice" role="status">
+          The code was used: {oneLine(added.deviceName, 100)} was added.
+        </p>
+      ) : null}
+      {pairing && !expired && !added ? (
         <>
           <p>
             On the new device, scan this code with the camera, or open <strong>/pair</strong> on this server
@@ -65,6 +82,11 @@ export function AddDevice({ token, onClose }: { token: string; onClose(): void }
         {expired || error ? (
           <button type="button" className="primary" onClick={make}>
             Make a new code
+          </button>
+        ) : null}
+        {added ? (
+          <button type="button" className="secondary" onClick={make}>
+            Make another code
           </button>
         ) : null}
         <button type="button" className="secondary" onClick={onClose}>

@@ -6,6 +6,8 @@ import { listDevices, revokeDevice } from './devices-api';
 
 /** While the view is open the list is re-read this often, so a device that just paired shows up. */
 const REFRESH_MS = 3000;
+/** ...and this often while a pairing code is shown, so the code soon reads as used. */
+const PAIRING_REFRESH_MS = 1500;
 
 /** Asks before a device is signed out everywhere; the confirm button takes the focus. */
 function ConfirmRevoke({
@@ -59,9 +61,9 @@ export function DevicesView({ token }: { token: string }) {
   }, [token]);
   useEffect(() => {
     load();
-    const timer = setInterval(load, REFRESH_MS);
+    const timer = setInterval(load, adding ? PAIRING_REFRESH_MS : REFRESH_MS);
     return () => clearInterval(timer);
-  }, [load]);
+  }, [load, adding]);
 
   const revoke = (device: Device) => {
     setConfirming(null);
@@ -130,6 +132,7 @@ export function DevicesView({ token }: { token: string }) {
       {adding ? (
         <AddDevice
           token={token}
+          devices={devices}
           onClose={() => {
             setAdding(false);
             load();

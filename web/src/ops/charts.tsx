@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import {
+  formatAxisDuration,
   formatDuration,
   OUTCOME_LABELS,
   OUTCOMES,
@@ -78,7 +79,7 @@ export function AnswerTimeChart(props: { buckets: OutcomeBucket[]; bucketMs: num
         <BarChart data={withAnswers} margin={{ top: 8, right: 8, bottom: 0, left: 4 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="start" tickFormatter={timeLabel(bucketMs)} minTickGap={16} />
-          <YAxis tickFormatter={(v: number) => formatDuration(v)} width={76} />
+          <YAxis tickFormatter={(v: number) => formatAxisDuration(v)} width={64} />
           <Tooltip
             labelFormatter={(v) => timeLabel(bucketMs)(Number(v))}
             formatter={(v) => formatDuration(typeof v === 'number' ? v : null)}

@@ -128,3 +128,17 @@ export function formatDuration(ms: number | null): string {
   const minutes = Math.floor(ms / 60_000);
   return `${minutes} min ${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')} s`;
 }
+
+/** Trailing zeros dropped: 2.5 → "2.5", 5.0 → "5". */
+const short = (n: number) => String(Number(n.toFixed(1)));
+
+/**
+ * A chart axis label: one short unit, so a tick never wraps in the axis's width ("850 ms", "42 s",
+ * "2.5 min", "1.5 h"); the tooltip says it exactly with {@link formatDuration}.
+ */
+export function formatAxisDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${short(ms / 1000)} s`;
+  if (ms < 3_600_000) return `${short(ms / 60_000)} min`;
+  return `${short(ms / 3_600_000)} h`;
+}

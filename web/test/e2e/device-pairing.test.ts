@@ -128,5 +128,11 @@ describe('adding a device by pairing, and revoking it (headless Chromium)', () =
     await tablet.getByRole('button', { name: 'Add this device' }).click();
     await connected(tablet);
     await desktop.locator('.device-list li', { hasText: 'Tablet' }).waitFor();
+    // The panel that showed the code says it was used: no code, no countdown, a way to make another.
+    const panel = desktop.getByRole('region', { name: 'Add a device' });
+    await panel.getByRole('status').filter({ hasText: 'The code was used: Tablet was added.' }).waitFor();
+    await expect(panel.getByTestId('pairing-code').count()).resolves.toBe(0);
+    await expect(panel.getByText(/Expires in/).count()).resolves.toBe(0);
+    await panel.getByRole('button', { name: 'Make another code' }).waitFor();
   });
 });

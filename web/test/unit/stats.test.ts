@@ -2,6 +2,7 @@ import type { Inquiry } from '@hitl/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   answerPercentiles,
+  formatAxisDuration,
   formatDuration,
   outcomeBuckets,
   outcomeOf,
@@ -76,5 +77,17 @@ describe('ops statistics', () => {
       formatDuration(12_340),
       formatDuration(119_700),
     ]).toEqual(['–', '850 ms', '12.3 s', '1 min 59 s']);
+  });
+
+  it('formats axis ticks in one short unit', () => {
+    expect([0, 850, 12_340, 42_000, 150_000, 300_000, 5_400_000].map(formatAxisDuration)).toEqual([
+      '0 ms',
+      '850 ms',
+      '12.3 s',
+      '42 s',
+      '2.5 min',
+      '5 min',
+      '1.5 h',
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { TokenService } from '@hitl/auth';
 import { loadOrCreateSecret, type RevocationReceipt, revokeInSharedStore } from '@hitl/inquiry';
 import { type RevocationBody, RevocationBodySchema } from '@hitl/protocol';
@@ -11,7 +12,7 @@ const fail = (code: number, message: string): never => {
 
 /**
  * Asks a running node (`--url`) to record the revocation, with a short-lived ops token signed by
- * the shared secret: the way in embedded mode, where the store is the node's memory.
+ * the shared secret: the way in embedded mode, where the store (`hitl.db`, or memory) is the node's own.
  */
 async function revokeThroughNode(url: string, secret: string, body: RevocationBody) {
   const ops = await new TokenService(secret).sign(
@@ -33,6 +34,13 @@ async function revokeThroughNode(url: string, secret: string, body: RevocationBo
   return reply.revoked;
 }
 
+/** Why an embedded node must record it itself: where it keeps revocations. */
+function whereEmbeddedKeeps(config: { embeddedStore: 'sqlite' | 'memory'; stateDir: string }): string {
+  if (config.embeddedStore === 'memory')
+    return 'a node with HITL_STORE=memory keeps revocations in its memory';
+  return `an embedded node keeps revocations in its state file ${join(config.stateDir, 'hitl.db')}, which only that node opens`;
+}
+
 /** `hitl token revoke --jti J | --user U [--url NODE]`. */
 export function registerTokenRevoke(token: Command): void {
   token
@@ -42,7 +50,7 @@ export function registerTokenRevoke(token: Command): void {
     )
     .option('--jti <id>', "the token's jti (its id, in the token's payload)")
     .option('--user <id>', 'revoke every token of this user issued up to now')
-    .option('--url <node>', 'a running node to record it (embedded mode: the store is in its memory)')
+    .option('--url <node>', 'a running node to record it (embedded mode: only the node opens its store)')
     .action(async (options: { jti?: string; user?: string; url?: string }) => {
       const given = {
         ...(options.jti ? { jti: options.jti } : {}),
@@ -63,7 +71,7 @@ export function registerTokenRevoke(token: Command): void {
         if (!receipt) {
           return fail(
             2,
-            'no shared store: set REDIS_URL (or REDIS_CLUSTER_NODES) as the nodes have it, or pass --url <node> of the running node (embedded mode keeps revocations in its memory)',
+            `no shared store: set REDIS_URL (or REDIS_CLUSTER_NODES) as the nodes have it, or pass --url <node> of the running node (${whereEmbeddedKeeps(config)})`,
           );
         }
         process.stdout.write(`revoked ${JSON.stringify(receipt)}\n`);

@@ -173,9 +173,14 @@ describe('token lifecycle: exp, jti and revocation', { timeout: 60_000 }, () => 
     expect(await rest(solo.url, doomed.token)).toBe(200);
     const socket = watchSocket(solo.url, { token: doomed.token });
     expect(await socket.outcome).toEqual({ connected: true });
-    const refused = await hitl(['token', 'revoke', '--jti', doomed.claims.jti ?? '']);
+    const refused = await hitl(['token', 'revoke', '--jti', doomed.claims.jti ?? ''], {
+      HITL_STATE_DIR: soloDir,
+    });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--url/);
+    // It says where the embedded node keeps revocations: its state file, not its memory.
+    expect(refused.stderr).toContain(`${soloDir}/hitl.db`);
+    expect(refused.stderr).not.toMatch(/memory/);
     const revoked = await hitl(['token', 'revoke', '--jti', doomed.claims.jti ?? '', '--url', solo.url]);
     expect(revoked.code, revoked.stderr).toBe(0);
     await allWithin(1000, [

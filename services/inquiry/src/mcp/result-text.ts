@@ -39,6 +39,14 @@ function decisionText(result: InquiryResult): string {
   return words.join(' ');
 }
 
+/** A quorum approval: the approvers decided, and who voted what ("ann approved, bob rejected"). */
+function quorumText(result: InquiryResult): string {
+  const votes = (result.votes ?? []).map(
+    (v) => `${v.userId} ${v.vote === 'approve' ? 'approved' : 'rejected'}`,
+  );
+  return `The approvers answered: ${show(result.answer)} (votes: ${votes.join(', ')})`;
+}
+
 /** What the pending text can tell: the end of the answer window, and how long one wait may be. */
 export interface PendingHints {
   answerBy?: number;
@@ -67,6 +75,7 @@ export function resultText(result: InquiryResult, hints: PendingHints = {}): str
   if (by?.kind === 'decision-agent' && result.status !== 'pending') return decisionText(result);
   switch (result.status) {
     case 'answered':
+      if (by?.kind === 'human' && result.votes?.length) return quorumText(result);
       if (by?.kind === 'human') return `The person answered: ${show(result.answer)}`;
       return `No human answered; a fallback decided (${by?.strategy ?? 'unknown'}): ${show(result.answer)}`;
     case 'refused':
