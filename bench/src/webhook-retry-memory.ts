@@ -15,6 +15,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TokenService } from '@hitl/auth';
+import { formatLine } from './core/summary.js';
 import { BENCH_SECRET, nodeStats, nodeStatsAfterGc, startNode } from './env/nodes.js';
 
 const args = process.argv.slice(2);
@@ -143,20 +144,23 @@ async function main(): Promise<void> {
   const end = last.rssBytes;
   peak = Math.max(peak, end);
   const held = await retryBytes();
-  const line = [
-    `BENCH webhook-retry-memory`,
-    `mode=${uncapped ? 'uncapped' : 'default-caps'}`,
-    `seconds=${seconds}`,
-    `inquiries=${created}`,
-    `rate_limited=${refused}`,
-    `argument_kb=${(bodyBytes / 1024).toFixed(0)}`,
-    `rss_start_mb=${MB(before)}`,
-    `rss_peak_mb=${MB(peak)}`,
-    `rss_end_mb=${MB(end)}`,
-    `heap_start_mb=${MB(start.heapUsedBytes)}`,
-    `heap_end_mb=${MB(last.heapUsedBytes)}`,
-    `retry_bytes_mb=${MB(held)}`,
-  ].join(' ');
+  const mb = (bytes: number) => Number(MB(bytes));
+  const line = formatLine({
+    scenario: 'webhook-retry-memory',
+    fields: {
+      mode: uncapped ? 'uncapped' : 'default-caps',
+      seconds,
+      inquiries: created,
+      rate_limited: refused,
+      argument_kb: Math.round(bodyBytes / 1024),
+      rss_start_mb: mb(before),
+      rss_peak_mb: mb(peak),
+      rss_end_mb: mb(end),
+      heap_start_mb: mb(start.heapUsedBytes),
+      heap_end_mb: mb(last.heapUsedBytes),
+      retry_bytes_mb: mb(held),
+    },
+  });
   process.stdout.write(`${line}\n`);
   await node.stop();
   rmSync(dir, { recursive: true, force: true });
