@@ -13,14 +13,19 @@ const stopDiagnostics = startDiagnostics(process.env);
 const node = await startNode(loadConfig(process.env));
 process.send?.({ type: 'listening', url: node.url, pid: process.pid });
 // The runner may ask for what this process used so far (`scale-out` does, before and after a window).
-process.on('message', (message: { type?: string }) => {
+// With `gc: true` (and the node started with `--expose-gc`) a full collection runs first, so the heap
+// figure is what the node retains.
+process.on('message', (message: { type?: string; gc?: boolean }) => {
   if (message.type !== 'stats') return;
+  if (message.gc) (globalThis as { gc?: () => void }).gc?.();
   const cpu = process.cpuUsage();
+  const memory = process.memoryUsage();
   process.send?.({
     type: 'stats',
     messages: received(),
     cpuMs: (cpu.user + cpu.system) / 1000,
-    rssBytes: process.memoryUsage().rss,
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
   });
 });
 

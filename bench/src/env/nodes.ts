@@ -124,19 +124,31 @@ export interface NodeStats {
   messages: number;
   cpuMs: number;
   rssBytes: number;
+  /** V8 heap in use (after a full collection when asked with `gc` of a node run with `--expose-gc`). */
+  heapUsedBytes: number;
 }
 
 /** Asks a node started by {@link startNode} for its {@link NodeStats} (over IPC). */
 export function nodeStats(node: NodeHandle): Promise<NodeStats> {
+  return askStats(node, false);
+}
+
+/** {@link nodeStats} after a full collection (a node started with `--expose-gc`): what it retains. */
+export function nodeStatsAfterGc(node: NodeHandle): Promise<NodeStats> {
+  return askStats(node, true);
+}
+
+function askStats(node: NodeHandle, gc: boolean): Promise<NodeStats> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('node did not report its stats in 10 s')), 10_000);
     const onMessage = (message: { type?: string } & NodeStats) => {
       if (message.type !== 'stats') return;
       clearTimeout(timer);
       node.child.off('message', onMessage);
-      resolve({ messages: message.messages, cpuMs: message.cpuMs, rssBytes: message.rssBytes });
+      const { messages, cpuMs, rssBytes, heapUsedBytes } = message;
+      resolve({ messages, cpuMs, rssBytes, heapUsedBytes });
     };
     node.child.on('message', onMessage);
-    node.child.send({ type: 'stats' });
+    node.child.send({ type: 'stats', gc });
   });
 }

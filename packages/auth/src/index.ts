@@ -1,6 +1,14 @@
 export { type HostPolicy, hostOriginProblem } from './host-guard.js';
 export { type LinkChannel, LinkChannelSchema, type LinkClaims, LinkTokens } from './link-tokens.js';
 export {
+  addressProblem,
+  BlockedTargetError,
+  guardedLookup,
+  hostProblem,
+  isListedHost,
+} from './outbound-guard.js';
+export { type OutboundPostOptions, type OutboundReply, outboundPost } from './outbound-post.js';
+export {
   type AuthResult,
   authorize,
   bearerToken,

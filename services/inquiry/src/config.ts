@@ -24,6 +24,7 @@ const TIER_VARS: Record<keyof TimeoutTiers, string> = {
 
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
+const MIB = 1024 * 1024;
 const list = z
   .string()
   .default('')
@@ -93,6 +94,8 @@ const EnvSchema = z.object({
   HITL_EMAIL_FROM: z.string().min(3).max(320).optional(),
   HITL_WEBHOOK_ALLOW_HOSTS: list,
   HITL_WEBHOOK_BACKOFF_MS: int(5000, 10, 3_600_000),
+  HITL_WEBHOOK_RETRY_BYTES: int(16 * MIB, 64 * 1024, 1024 * MIB),
+  HITL_WEBHOOK_RETRY_BYTES_PER_USER: int(4 * MIB, 64 * 1024, 1024 * MIB),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -145,7 +148,15 @@ export interface Config {
   /** Mail for people whose directory entry asks for it: `HITL_SMTP_URL` and `HITL_EMAIL_FROM`. */
   email?: { smtpUrl: string; from: string };
   /** Webhooks: hosts they may reach although loopback or private, and the first retry's delay. */
-  webhooks: { allowHosts: string[]; backoffMs: number };
+  /**
+   * Webhook targets allowed although private, the first retry's delay, and the memory bound of waiting
+   * retries (their bodies, per webhook URL and per user; `HITL_WEBHOOK_RETRY_BYTES*`).
+   */
+  webhooks: {
+    allowHosts: string[];
+    backoffMs: number;
+    retryCaps: { perWebhookBytes: number; perUserBytes: number };
+  };
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
 }
 
@@ -245,7 +256,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.HITL_SMTP_URL && e.HITL_EMAIL_FROM
         ? { smtpUrl: e.HITL_SMTP_URL, from: e.HITL_EMAIL_FROM }
         : undefined,
-    webhooks: { allowHosts: e.HITL_WEBHOOK_ALLOW_HOSTS, backoffMs: e.HITL_WEBHOOK_BACKOFF_MS },
+    webhooks: {
+      allowHosts: e.HITL_WEBHOOK_ALLOW_HOSTS,
+      backoffMs: e.HITL_WEBHOOK_BACKOFF_MS,
+      retryCaps: {
+        perWebhookBytes: e.HITL_WEBHOOK_RETRY_BYTES,
+        perUserBytes: e.HITL_WEBHOOK_RETRY_BYTES_PER_USER,
+      },
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -31,7 +31,12 @@ export class NodeMetrics implements InquiryMetrics {
     registers: [this.registry],
   });
 
-  constructor(gauges: { heldCalls: () => number; pending: () => Promise<number>; devices: () => number }) {
+  constructor(gauges: {
+    heldCalls: () => number;
+    pending: () => Promise<number>;
+    devices: () => number;
+    webhookRetryBytes?: () => number;
+  }) {
     new Gauge({
       name: 'hitl_held_calls',
       help: 'MCP calls this node holds open',
@@ -54,6 +59,14 @@ export class NodeMetrics implements InquiryMetrics {
       registers: [this.registry],
       collect() {
         this.set(gauges.devices());
+      },
+    });
+    new Gauge({
+      name: 'hitl_webhook_retry_bytes',
+      help: 'Bytes of webhook bodies this node keeps for waiting retries (capped per webhook and per user)',
+      registers: [this.registry],
+      collect() {
+        this.set(gauges.webhookRetryBytes?.() ?? 0);
       },
     });
   }

@@ -129,10 +129,12 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     },
   };
   let deviceCount = () => 0;
+  let webhookRetryBytes = () => 0;
   const metrics = new NodeMetrics({
     heldCalls: () => heldCalls.size,
     pending: () => store.countAllPending(),
     devices: () => deviceCount(),
+    webhookRetryBytes: () => webhookRetryBytes(),
   });
   const decisions = await createDecisionParts(config, {
     redis: redis?.client,
@@ -188,6 +190,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     nodeUrl: () => nodeUrl,
   });
   listeners.push(...notifiers.listeners);
+  webhookRetryBytes = notifiers.webhookRetryBytes;
   const push = await createPushParts(config, {
     redis: redis?.client,
     database: embedded?.database?.db,

@@ -215,8 +215,18 @@ describe('push endpoints', () => {
       'https://192.168.1.2/p',
       'https://[::1]/p',
       'https://169.254.169.254/latest',
+      // Issue 34, finding 8: the same guard as webhooks (packages/auth/src/outbound-guard.ts).
+      'https://100.100.100.200/latest',
+      'https://192.0.0.8/p',
+      'https://198.18.0.1/p',
+      'https://224.0.0.251/p',
+      'https://[64:ff9b::a9fe:a9fe]/p',
+      'https://[fec0::1]/p',
+      'https://localhost./p',
     ]) {
-      expect(endpointProblem(local, [])).toMatch(/local or private address/);
+      expect(endpointProblem(local, []), local).toMatch(
+        /^endpoint: .*list the host in HITL_PUSH_ALLOW_HTTP_HOSTS/,
+      );
     }
     expect(endpointProblem('https://user:pw@push.example/p', [])).toMatch(/user name or password/);
   });

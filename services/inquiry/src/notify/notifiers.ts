@@ -23,22 +23,27 @@ export interface NotifierDeps {
 }
 
 /** The channels that reach people with no page open (DESIGN §6.3), as event listeners of this node. */
-export function startNotifiers(deps: NotifierDeps): { listeners: InquiryEvents[]; stop(): void } {
+export function startNotifiers(deps: NotifierDeps): {
+  listeners: InquiryEvents[];
+  /** Bytes of webhook bodies kept for waiting retries. */
+  webhookRetryBytes(): number;
+  stop(): void;
+} {
   const { config, directory, links, service, clock, logger } = deps;
   const publicUrl = () => config.publicUrl ?? deps.nodeUrl();
   // Webhooks listen always: a reloaded directory may add some.
-  const listeners: (InquiryEvents & { stop(): void })[] = [
-    new WebhookDispatcher({
-      directory,
-      log: deps.deliveries,
-      links,
-      publicUrl,
-      allowHosts: config.webhooks.allowHosts,
-      backoffMs: config.webhooks.backoffMs,
-      clock,
-      logger,
-    }),
-  ];
+  const webhooks = new WebhookDispatcher({
+    directory,
+    log: deps.deliveries,
+    links,
+    publicUrl,
+    allowHosts: config.webhooks.allowHosts,
+    backoffMs: config.webhooks.backoffMs,
+    retryCaps: config.webhooks.retryCaps,
+    clock,
+    logger,
+  });
+  const listeners: (InquiryEvents & { stop(): void })[] = [webhooks];
   if (config.email) {
     listeners.push(
       new EmailNotifier({
@@ -56,6 +61,7 @@ export function startNotifiers(deps: NotifierDeps): { listeners: InquiryEvents[]
   }
   return {
     listeners,
+    webhookRetryBytes: () => webhooks.retryBytes,
     stop: () => {
       for (const listener of listeners) listener.stop();
     },

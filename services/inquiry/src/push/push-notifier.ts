@@ -252,7 +252,7 @@ export class PushNotifier implements InquiryEvents {
     }
     let outcome: PushOutcome;
     try {
-      outcome = await sendPush(task.subscription, message, vapid, clock.now());
+      outcome = await sendPush(task.subscription, message, vapid, clock.now(), allowHttpHosts);
     } catch (error) {
       // web-push refused the subscription (keys it cannot use): no retry helps.
       this.log(task.inquiry).warn({ err: error, type: task.type }, 'push: not sent');
@@ -273,6 +273,9 @@ export class PushNotifier implements InquiryEvents {
           .removeEndpoint(task.subscription.userId, task.subscription.endpoint)
           .catch((error: unknown) => log.warn({ err: error }, 'push: could not delete a gone subscription'));
         return this.finish(task, 'gone', { status: outcome.status, error: 'gone: subscription deleted' });
+      case 'blocked':
+        log.warn({ reason: outcome.reason }, 'push: endpoint address refused, not sent');
+        return this.finish(task, 'failed', { error: outcome.reason });
       case 'failed': {
         const hint =
           outcome.status === 403 && isUnreachableSubject(this.deps.vapid.subject)

@@ -1,3 +1,4 @@
+import { outboundPost } from '@hitl/auth';
 import type { PushSubscriptionRecord } from '@hitl/store';
 import webpush from 'web-push';
 import type { VapidKeys } from './vapid-keys.js';
@@ -10,7 +11,9 @@ export type PushOutcome =
   /** 429, 5xx or no answer: try again, after `afterMs` when the service said (`Retry-After`). */
   | { kind: 'retry'; status?: number; afterMs?: number; reason: string }
   /** Anything else (400, 403, 413, ...): trying again would not help. */
-  | { kind: 'failed'; status: number; reason: string };
+  | { kind: 'failed'; status: number; reason: string }
+  /** The outbound guard refused the endpoint's address: nothing was sent, and never will be. */
+  | { kind: 'blocked'; reason: string };
 
 export interface PushMessage {
   /** The JSON payload, encrypted for the subscription (aes128gcm). */
@@ -38,13 +41,16 @@ export function retryAfterMs(header: string | null, now: number): number | undef
 /**
  * POSTs one push (RFC 8030) to the subscription's push service: web-push encrypts the payload
  * (RFC 8291 aes128gcm) and signs the VAPID JWT (RFC 8292) for the endpoint's origin; the request
- * itself goes through fetch, with a timeout and without following redirects.
+ * goes through the outbound guard of `@hitl/auth` (the endpoint's host, then every address it
+ * resolves to on connect, unless listed in `HITL_PUSH_ALLOW_HTTP_HOSTS`), with a timeout and without
+ * following redirects.
  */
 export async function sendPush(
   subscription: PushSubscriptionRecord,
   message: PushMessage,
   vapid: VapidKeys,
   now: number,
+  allowHttpHosts: readonly string[],
 ): Promise<PushOutcome> {
   const details = webpush.generateRequestDetails(
     { endpoint: subscription.endpoint, keys: subscription.keys },
@@ -57,29 +63,28 @@ export async function sendPush(
       contentEncoding: 'aes128gcm',
     },
   );
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(details.headers)) {
-    // fetch sets the length of the body it sends.
-    if (name.toLowerCase() !== 'content-length') headers.set(name, String(value));
+    // The length of the body actually sent is set by the sender.
+    if (name.toLowerCase() !== 'content-length') headers[name.toLowerCase()] = String(value);
   }
-  let response: Response;
-  try {
-    response = await fetch(details.endpoint, {
-      method: 'POST',
-      headers,
-      body: details.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    });
-  } catch (error) {
-    return { kind: 'retry', reason: error instanceof Error ? error.message : String(error) };
+  const reply = await outboundPost(details.endpoint, {
+    headers,
+    body: details.body ?? '',
+    allowHosts: allowHttpHosts,
+    allowName: 'HITL_PUSH_ALLOW_HTTP_HOSTS',
+    timeoutMs: SEND_TIMEOUT_MS,
+    keepTextChars: 200,
+  });
+  if ('error' in reply) {
+    return reply.blocked ? { kind: 'blocked', reason: reply.error } : { kind: 'retry', reason: reply.error };
   }
-  const status = response.status;
-  const text = (await response.text().catch(() => '')).slice(0, 200);
+  const { status, text } = reply;
   if (status >= 200 && status < 300) return { kind: 'delivered', status };
   if (status === 404 || status === 410) return { kind: 'gone', status };
   if (status === 429 || status >= 500) {
-    const afterMs = retryAfterMs(response.headers.get('retry-after'), now);
+    const header = reply.headers['retry-after'];
+    const afterMs = retryAfterMs(typeof header === 'string' ? header : null, now);
     return {
       kind: 'retry',
       status,
