@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import webpush from 'web-push';
+import { redactUrl } from '../src/config/redact.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { defaultMaxConnections } from '../src/http/http-limits.js';
 
@@ -162,5 +163,19 @@ describe('loadConfig: defaults', () => {
     expect(config.allowedHosts).toEqual(['hitl.example.com', 'x']);
     expect(config.llm).toEqual({ url: 'http://h/v1', model: 'm', apiKey: 'k' });
     expect(config.email).toEqual({ smtpUrl: 'smtp://u:p@mail:25', from: 'hitl@example.com' });
+  });
+});
+
+describe('redactUrl', () => {
+  it('hides passwords, lone user parts and secret query values, and leaves the rest as written', () => {
+    expect(redactUrl('smtps://mailer:p%40ss@mail.example.com:465')).toBe(
+      'smtps://mailer:***@mail.example.com:465',
+    );
+    expect(redactUrl('redis://:pa/ss#1@cache:6379/0')).toBe('redis://:***@cache:6379/0');
+    expect(redactUrl('https://ghp_token123@git.example.com/x')).toBe('https://***@git.example.com/x');
+    expect(redactUrl('http://h/v1?api_key=k-123&model=m')).toBe('http://h/v1?api_key=***&model=m');
+    expect(redactUrl('redis://cache:6379')).toBe('redis://cache:6379');
+    expect(redactUrl('ops@example.com')).toBe('ops@example.com');
+    expect(redactUrl(':hunter2@cache:6379', { bare: true })).toBe(':***@cache:6379');
   });
 });
