@@ -1,6 +1,7 @@
 export { StateLockedError } from '@hitl/store';
 export { followSharedRevocations, type RevocationReceipt, revokeInSharedStore } from './auth/revoke.js';
 export { loadOrCreateSecret, SecretFileError } from './auth/secret.js';
+export { redactUrl } from './config/redact.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { type AuthVariables, requireRole } from './http/auth.js';
 export { jsonRpcErrorOf } from './http/errors.js';

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, SecretFileError, StateLockedError } from '@hitl/inquiry';
+import { ConfigError, loadConfig, redactUrl, SecretFileError, StateLockedError } from '@hitl/inquiry';
 import {
   type BackendSpec,
   createProxyLogger,
@@ -45,7 +45,9 @@ function backendSpec(flags: ProxyFlags): BackendSpec {
   const name = flags.backendName ? { name: flags.backendName } : {};
   if (flags.backendCmd) return { kind: 'command', command: flags.backendCmd, ...name };
   const url = flags.backendUrl ?? '';
-  if (!URL.canParse(url)) throw new InvalidArgumentError(`--backend-url: not a URL: ${url}`);
+  if (!URL.canParse(url)) {
+    throw new InvalidArgumentError(`--backend-url: not a URL: ${redactUrl(url, { bare: true })}`);
+  }
   const headers = Object.fromEntries(
     flags.backendHeader.map((h) => [h.slice(0, h.indexOf(':')).trim(), h.slice(h.indexOf(':') + 1).trim()]),
   );

@@ -11,10 +11,12 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CallAbort } from './call-abort.js';
+import type { CallContext, CallExtra } from './call-context.js';
+import { toMcpError } from './call-results.js';
 import type { KeepAliveStream, SseKeepAlive } from './sse-keep-alive.js';
 import { NodeSink, type SseSink, streamSink } from './sse-sink.js';
 import { getTaskResult } from './tasks.js';
-import { type CallContext, type CallExtra, runTool, toMcpError } from './tool-calls.js';
+import { runTool } from './tool-calls.js';
 
 /*
  * The contract of the direct path: it serves only what it fully understands and declines (hands

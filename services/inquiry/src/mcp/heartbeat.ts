@@ -1,6 +1,6 @@
 import { type Inquiry, quorumProgress } from '@hitl/protocol';
 import type { Clock } from '../core/ports.js';
-import type { CallExtra } from './tool-calls.js';
+import type { CallExtra } from './call-context.js';
 
 export interface Heartbeat {
   stop(): void;

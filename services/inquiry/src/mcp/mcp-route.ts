@@ -12,6 +12,7 @@ import { guardHost, requireRole } from '../http/auth.js';
 import { limitBody } from '../http/body-limit.js';
 import { jsonRpcErrors } from '../http/error-handlers.js';
 import { JSONRPC, jsonRpcError } from '../http/errors.js';
+import type { CallContext } from './call-context.js';
 import { descriptionsFor } from './descriptions.js';
 import { directCallOf, KEEP_ALIVE_MS, serveDirectCall } from './direct-call.js';
 import { HeldCalls } from './held-calls.js';
@@ -19,7 +20,6 @@ import { type McpBodyVariables, readMcpBody } from './mcp-body.js';
 import { createMcpServer } from './mcp-server.js';
 import { unsupportedVersion } from './protocol-version.js';
 import { SseKeepAlive } from './sse-keep-alive.js';
-import type { CallContext } from './tool-calls.js';
 
 export interface McpRouteDeps {
   service: InquiryService;

@@ -12,9 +12,10 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { CallContext } from './call-context.js';
 import { CLARIFY_PROMPT, type DescribedTool } from './descriptions.js';
 import { cancelTask, getTask, getTaskResult, listTasks } from './tasks.js';
-import { type CallContext, callTool } from './tool-calls.js';
+import { callTool } from './tool-calls.js';
 import { toolList } from './tool-list.js';
 
 /** A per-request SDK server also lists tools (described per connection) and prompts. */

@@ -11,8 +11,10 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { storeUnavailable } from '../core/store-outage.js';
+import type { CallContext, CallExtra } from './call-context.js';
+import { toMcpError, toolResult } from './call-results.js';
 import { startHeartbeat } from './heartbeat.js';
-import { type CallContext, type CallExtra, toMcpError, toolResult, waitForEnd } from './tool-calls.js';
+import { waitForEnd } from './wait-for-end.js';
 
 /*
  * MCP tasks (protocol 2025-11-25, DESIGN §6.1) on top of inquiries. A task is a handle on one

@@ -5,99 +5,33 @@ import {
   HitlError,
   type Inquiry,
   SendInquiryInputSchema,
-  type TokenClaims,
-  toInquiryResult,
 } from '@hitl/protocol';
-import type { InquiryStore, TaskStore } from '@hitl/store';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
   type CreateTaskResult,
   ErrorCode,
   McpError,
-  type ServerNotification,
-  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { InquiryService } from '../core/inquiry-service.js';
-import { type Clock, sleep } from '../core/ports.js';
-import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
-import type { CallAbort, CallSignal } from './call-abort.js';
+import { storeUnavailable } from '../core/store-outage.js';
+import type { CallContext, CallExtra } from './call-context.js';
+import { toMcpError, toolResult } from './call-results.js';
 import { type Heartbeat, startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
-import { resultText } from './result-text.js';
 import { createTask } from './tasks.js';
+import { callReferenceTtl, waitForEnd } from './wait-for-end.js';
 
 /**
  * The tool logic both `/mcp` paths share: the per-request SDK server (`mcp-server.ts`) and the
  * direct `tools/call` path (`direct-call.ts`) call `callTool` (the direct path its `runTool`, then
- * `toMcpError` itself) and render its errors the same way.
+ * `toMcpError` itself) and render its errors the same way. What `tasks.ts` shares with it lives
+ * apart (`call-context.ts`, `call-results.ts`, `wait-for-end.ts`), so neither imports the other back.
  */
-
-/** What a tool call needs from the node and the caller. */
-export interface CallContext {
-  service: InquiryService;
-  store: InquiryStore;
-  heldCalls: HeldCalls;
-  clock: Clock;
-  claims: TokenClaims;
-  tokenKey: string;
-  heartbeatMs: number;
-  /** Longest a held call waits: a `get_inquiry` wait, or `send_inquiry`'s hold (the service tier). */
-  maxWaitMs: number;
-  /** The node is draining: no new inquiries. */
-  draining: () => boolean;
-  /** False while the shared store is known to be unreachable: new inquiries fail fast. */
-  storeReady: () => boolean;
-  /** MCP task handles (tasks.ts). */
-  tasks: TaskStore;
-  /** The longest answer window; a task's ttl is capped to it. */
-  maxAnswerWindowMs: number;
-  /** How long a resolved inquiry (and so its task's result) stays readable, in ms. */
-  retentionMs: number;
-}
-
-/** The part of the SDK's request context a tool call uses; the direct path provides it too. */
-export type CallExtra = Pick<
-  RequestHandlerExtra<ServerRequest, ServerNotification>,
-  'requestId' | 'sendNotification' | '_meta'
-> & {
-  /** The SDK's `AbortSignal`, or the direct path's own {@link CallAbort}. */
-  signal: CallSignal;
-  /**
-   * The controller of `signal`, when the call owns it (the direct path): a held call then uses it
-   * for the drain too instead of a second controller and a listener.
-   */
-  controller?: CallAbort;
-};
-
-/** While the store is away a held call pauses this long between tries, in ms. */
-const OUTAGE_PAUSE_MS = 500;
 
 function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.infer<S> {
   const parsed = schema.safeParse(args ?? {});
   if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, describeZodError(parsed.error));
   return parsed.data;
-}
-
-/** Maps our errors onto JSON-RPC: misuse is a protocol error; nothing here is an `isError` result. */
-export function toMcpError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
-  if (error instanceof HitlError) {
-    const code = error.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    const data: Record<string, unknown> = { code: error.code };
-    if (error.retryAfterMs !== undefined) data.retryAfterMs = error.retryAfterMs;
-    return new McpError(code, error.message, data);
-  }
-  if (isStoreOutage(error)) return toMcpError(storeUnavailable());
-  return new McpError(ErrorCode.InternalError, 'internal error');
-}
-
-/** The result both tools return (and a task's `tasks/result`): the text the model reads and the structure. */
-export function toolResult(inquiry: Inquiry | null, now: number, maxWaitMs?: number): CallToolResult {
-  const structured = toInquiryResult(inquiry, now);
-  const text = resultText(structured, { answerBy: inquiry?.deadlines.answerBy, waitMs: maxWaitMs });
-  return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
 /**
@@ -230,81 +164,4 @@ function hold(
   return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true, heartbeat, remembered }).then(
     (latest) => toolResult(latest, ctx.clock.now(), ctx.maxWaitMs),
   );
-}
-
-/** How long a held call's reference is kept: until a minute past the hold's end (at least a second). */
-function callReferenceTtl(ctx: CallContext, deadline: number): number {
-  return Math.max(1000, deadline - ctx.clock.now() + 60_000);
-}
-
-/**
- * Suspends a call until the inquiry ends, the caller goes away, the node drains, or `deadline`,
- * and returns the inquiry as it is then. With `cancelsInquiry` a `notifications/cancelled` for this
- * call (on any node) cancels the inquiry; a task's `tasks/result` wait does not (only `tasks/cancel`
- * does). Either way a draining node releases the call. A `heartbeat` is stopped as it returns.
- */
-export async function waitForEnd(
-  ctx: CallContext,
-  inquiry: Inquiry,
-  extra: CallExtra,
-  deadline: number,
-  {
-    cancelsInquiry,
-    heartbeat,
-    remembered = false,
-  }: { cancelsInquiry: boolean; heartbeat?: Heartbeat | undefined; remembered?: boolean },
-): Promise<Inquiry> {
-  const { inquiryId } = inquiry;
-  if (inquiry.status !== 'pending') {
-    heartbeat?.stop();
-    return inquiry;
-  }
-  const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
-  const own = extra.controller?.signal === extra.signal ? extra.controller : undefined;
-  const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, own);
-  let gone: CallerGone | undefined;
-  try {
-    if (cancelsInquiry && !remembered) {
-      // A cancel for this call may reach another node: let it find the inquiry through the store.
-      // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
-      ctx.store.rememberCall(key, inquiryId, callReferenceTtl(ctx, deadline)).catch(() => undefined);
-    }
-    // The caller going away ends the wait too (nothing to follow when its signal is the call's own):
-    // one listener, lighter than a composite signal per call.
-    const { signal } = call.controller;
-    if (!own && extra.signal.aborted) call.controller.abort(extra.signal.reason);
-    else if (!own) {
-      gone = new CallerGone(call.controller, extra.signal);
-      extra.signal.addEventListener('abort', gone, { once: true });
-    }
-    for (;;) {
-      try {
-        return (await ctx.service.wait(inquiry, signal, deadline)) ?? inquiry;
-      } catch (error) {
-        // A store outage (Redis restarting) pauses the wait instead of failing the call.
-        if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
-        await sleep(ctx.clock, OUTAGE_PAUSE_MS);
-      }
-    }
-  } finally {
-    heartbeat?.stop();
-    if (gone) extra.signal.removeEventListener('abort', gone);
-    ctx.heldCalls.release(key, call);
-  }
-}
-
-/**
- * Aborts a held call's own controller when the caller's signal (the SDK's) aborts. An object
- * listener, made only on that path: a closure in `waitForEnd` would give every held call a context
- * and a function for it, the direct path's calls included.
- */
-class CallerGone {
-  constructor(
-    private readonly controller: CallAbort,
-    private readonly caller: CallSignal,
-  ) {}
-
-  handleEvent(): void {
-    this.controller.abort(this.caller.reason);
-  }
 }

@@ -1,0 +1,87 @@
+import type { Inquiry } from '@hitl/protocol';
+import { sleep } from '../core/ports.js';
+import { isStoreOutage } from '../core/store-outage.js';
+import type { CallAbort, CallSignal } from './call-abort.js';
+import type { CallContext, CallExtra } from './call-context.js';
+import type { Heartbeat } from './heartbeat.js';
+import { HeldCalls } from './held-calls.js';
+
+/** While the store is away a held call pauses this long between tries, in ms. */
+const OUTAGE_PAUSE_MS = 500;
+
+/** How long a held call's reference is kept: until a minute past the hold's end (at least a second). */
+export function callReferenceTtl(ctx: CallContext, deadline: number): number {
+  return Math.max(1000, deadline - ctx.clock.now() + 60_000);
+}
+
+/**
+ * Suspends a call until the inquiry ends, the caller goes away, the node drains, or `deadline`,
+ * and returns the inquiry as it is then. With `cancelsInquiry` a `notifications/cancelled` for this
+ * call (on any node) cancels the inquiry; a task's `tasks/result` wait does not (only `tasks/cancel`
+ * does). Either way a draining node releases the call. A `heartbeat` is stopped as it returns.
+ */
+export async function waitForEnd(
+  ctx: CallContext,
+  inquiry: Inquiry,
+  extra: CallExtra,
+  deadline: number,
+  {
+    cancelsInquiry,
+    heartbeat,
+    remembered = false,
+  }: { cancelsInquiry: boolean; heartbeat?: Heartbeat | undefined; remembered?: boolean },
+): Promise<Inquiry> {
+  const { inquiryId } = inquiry;
+  if (inquiry.status !== 'pending') {
+    heartbeat?.stop();
+    return inquiry;
+  }
+  const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
+  const own = extra.controller?.signal === extra.signal ? extra.controller : undefined;
+  const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, own);
+  let gone: CallerGone | undefined;
+  try {
+    if (cancelsInquiry && !remembered) {
+      // A cancel for this call may reach another node: let it find the inquiry through the store.
+      // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
+      ctx.store.rememberCall(key, inquiryId, callReferenceTtl(ctx, deadline)).catch(() => undefined);
+    }
+    // The caller going away ends the wait too (nothing to follow when its signal is the call's own):
+    // one listener, lighter than a composite signal per call.
+    const { signal } = call.controller;
+    if (!own && extra.signal.aborted) call.controller.abort(extra.signal.reason);
+    else if (!own) {
+      gone = new CallerGone(call.controller, extra.signal);
+      extra.signal.addEventListener('abort', gone, { once: true });
+    }
+    for (;;) {
+      try {
+        return (await ctx.service.wait(inquiry, signal, deadline)) ?? inquiry;
+      } catch (error) {
+        // A store outage (Redis restarting) pauses the wait instead of failing the call.
+        if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
+        await sleep(ctx.clock, OUTAGE_PAUSE_MS);
+      }
+    }
+  } finally {
+    heartbeat?.stop();
+    if (gone) extra.signal.removeEventListener('abort', gone);
+    ctx.heldCalls.release(key, call);
+  }
+}
+
+/**
+ * Aborts a held call's own controller when the caller's signal (the SDK's) aborts. An object
+ * listener, made only on that path: a closure in `waitForEnd` would give every held call a context
+ * and a function for it, the direct path's calls included.
+ */
+class CallerGone {
+  constructor(
+    private readonly controller: CallAbort,
+    private readonly caller: CallSignal,
+  ) {}
+
+  handleEvent(): void {
+    this.controller.abort(this.caller.reason);
+  }
+}
