@@ -100,7 +100,8 @@ describe('proxy: a cancel that names two agents’ calls cancels neither', () =>
     const texts = await Promise.all(calls.map(async (call) => (await call).text()));
     const ran = texts.map((text) => /charged (\d) /.exec(text)?.[1]);
     expect(ran.sort(), texts.join('\n')).toEqual(['1', '2']);
-    expect((await ledger.entries()).map((e) => e.amount).sort()).toEqual([1, 2]);
+    const amounts = (await ledger.entries()).map((e) => (e as { amount: number }).amount);
+    expect(amounts.sort()).toEqual([1, 2]);
     device.socket.disconnect();
   });
 });
