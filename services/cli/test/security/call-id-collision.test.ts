@@ -1,4 +1,3 @@
-import type { DeviceInquiry } from '@hitl/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type NodeProcess, rpcPost, spawnNode, token } from '../node-process.js';
 
@@ -21,11 +20,12 @@ describe('security: two held calls with one token and one JSON-RPC id', { timeou
     await node?.kill('SIGKILL');
   });
 
-  const pending = async (): Promise<DeviceInquiry[]> => {
+  /** The user's pending inquiries (the REST list's default), with their status. */
+  const pending = async (): Promise<{ inquiryId: string; status: string }[]> => {
     const response = await fetch(`${node.url}/api/inquiries`, {
       headers: { authorization: `Bearer ${await token(user, 'device')}` },
     });
-    return ((await response.json()) as { items: DeviceInquiry[] }).items;
+    return ((await response.json()) as { items: { inquiryId: string; status: string }[] }).items;
   };
 
   it('an ambiguous cancel cancels neither; the drain ends both calls with pending', async () => {
