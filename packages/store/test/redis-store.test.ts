@@ -56,16 +56,15 @@ describe('RedisInquiryStore on a real server', () => {
     await store.create(inquiry);
     const heard: string[] = [];
     store.onResolved((resolved) => heard.push(resolved.inquiryId));
-    const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    // A deadline past the test's timeout: only the recovery's wake-up (not the deadline) can end it.
+    const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 60 * 60_000 });
     await sleep(50);
     await shared.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     // The premise: nobody is subscribed when the resolution is published.
     const channel = await creatorChannel(shared.admin, keys, inquiry.inquiryId);
     expect(await shared.admin.pubsub('SHARDNUMSUB', channel)).toEqual([channel, 0]);
-    const started = Date.now();
     expect(await other.resolve(inquiry.inquiryId, answered('M'))).toMatchObject({ kind: 'won' });
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'M' });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(heard).toEqual([inquiry.inquiryId]);
     // The subscriber is back and carries later resolutions of what this store waits on.
     const next = sampleInquiry();
@@ -163,12 +162,11 @@ describe('RedisInquiryStore on a real server', () => {
     const inquiry = sampleInquiry();
     await store.create(inquiry);
     await shared.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
-    const started = Date.now();
     // Lost: nobody is subscribed to the store's channel now (the other store's channel is down too).
     await other.resolve(inquiry.inquiryId, answered('D'));
-    const result = await store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    // A deadline past the test's timeout: only the wait's own read (not the deadline) can end it.
+    const result = await store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 60 * 60_000 });
     expect(result).toMatchObject({ status: 'answered', answer: 'D' });
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("completes another node's published end from the pending inquiry the waiter passes", async () => {
@@ -584,9 +582,8 @@ describe('RedisInquiryStore opened from a URL', () => {
       expect(await clientCount(probe)).toBe(3); // probe + store + subscriber
 
       await own.kill();
-      const started = Date.now();
+      // A ping that ignored its timeout while Redis is gone would hang until the test's own timeout.
       await expect(store.ping(800)).rejects.toThrow();
-      expect(Date.now() - started).toBeLessThan(1500);
 
       await own.restart();
       await eventually(

@@ -131,13 +131,11 @@ describe('failures with several nodes', () => {
     await sleep(1500);
     await redis.kill();
     await eventually(async () => (await fetch(`${a.url}/readyz`)).status === 503);
-    const started = Date.now();
     const refused = await agentB
       .callTool({ name: 'send_inquiry', arguments: { question: 'During the blip' } })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).data).toMatchObject({ code: 'unavailable' });
-    expect(Date.now() - started).toBeLessThan(3000);
 
     await redis.restart();
     await eventually(async () => (await fetch(`${a.url}/readyz`)).status === 200, 20_000);

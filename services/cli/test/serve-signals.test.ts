@@ -33,7 +33,7 @@ describe('hitl serve on signals', () => {
       node.child.stdout?.destroy(); // the pipe's only reader is gone, like tee after Ctrl-C
       await sleep(100);
       node.child.kill(signal);
-      expect(await exitWithin(node, 5_000)).toBe(0);
+      expect(await node.exited).toBe(0);
     });
   }
 
@@ -44,10 +44,9 @@ describe('hitl serve on signals', () => {
       if (reader === 'gone') node.child.stdout?.destroy();
       node.child.kill('SIGTERM');
       expect(await exitWithin(node, 1_000)).toBe('still running'); // draining the held call
-      const second = Date.now();
       node.child.kill('SIGINT');
-      expect(await exitWithin(node, 2_000)).toBe(1);
-      expect(Date.now() - second).toBeLessThan(1_000);
+      // Exit code 1 is the second signal's: the drain would end 20 s later with 0.
+      expect(await node.exited).toBe(1);
     });
   }
 });

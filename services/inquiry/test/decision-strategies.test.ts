@@ -28,9 +28,7 @@ describe('fallback strategies end to end (real MCP calls, memory store)', () => 
   });
 
   it('fail_closed is the default for an approval nobody answers: rejected, nothing approved', async () => {
-    const started = Date.now();
     const r = await serviceTimesOut(t, { ...deleteInvoices, confidence: 0.99 });
-    expect(Date.now() - started).toBeLessThan(3500);
     expect(r.isError).toBe(false);
     expect(r.structured).toMatchObject({
       status: 'timed_out',

@@ -21,11 +21,35 @@ describe('HeldCalls.whenEmpty', () => {
     const empty = calls.whenEmpty();
     calls.release('a', a);
     expect(await settledNow(empty)).toBe(false);
-    // A stale release (another call now holds the key) changes nothing.
-    calls.release('b', calls.hold('c', 'inq-c') as typeof b);
+    // A stale release (the call is not held under that key) changes nothing.
+    const c = calls.hold('c', 'inq-c');
+    calls.release('b', c);
     expect(await settledNow(empty)).toBe(false);
     calls.release('b', b);
-    calls.release('c', calls.hold('c', 'inq-c'));
+    calls.release('c', c);
+    expect(await settledNow(empty)).toBe(true);
+  });
+});
+
+describe('HeldCalls: two calls under one key (two agents on one token reusing a request id)', () => {
+  it('keeps both: get names both, each release frees only its own, a drain aborts both', async () => {
+    const calls = new HeldCalls();
+    const first = calls.hold('k', 'inq-1');
+    const second = calls.hold('k', 'inq-2');
+    const third = calls.hold('k', 'inq-3');
+    expect(calls.size).toBe(3);
+    expect(calls.get('k').map((c) => c.inquiryId)).toEqual(['inq-1', 'inq-2', 'inq-3']);
+    calls.release('k', second);
+    expect(calls.get('k').map((c) => c.inquiryId)).toEqual(['inq-1', 'inq-3']);
+    const empty = calls.whenEmpty();
+    calls.releaseAll('node shutting down');
+    expect([first, second, third].map((c) => c.controller.aborted)).toEqual([true, false, true]);
+    calls.release('k', first);
+    expect(calls.get('k').map((c) => c.inquiryId)).toEqual(['inq-3']);
+    expect(await settledNow(empty)).toBe(false);
+    calls.release('k', third);
+    expect(calls.get('k')).toEqual([]);
+    expect(calls.size).toBe(0);
     expect(await settledNow(empty)).toBe(true);
   });
 });

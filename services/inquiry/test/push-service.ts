@@ -18,6 +18,8 @@ export interface PushReply {
   headers?: Record<string, string>;
   /** Answer only after this long (a slow or stuck push service). */
   delayMs?: number;
+  /** Never answer (the request stays open until the sender gives up or the service closes). */
+  stuck?: boolean;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function startPushService() {
   const received: ReceivedPush[] = [];
   const replies: PushReply[] = [];
   const waiters: (() => void)[] = [];
+  let open = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -40,6 +43,9 @@ export async function startPushService() {
       });
       for (const wake of waiters.splice(0)) wake();
       const reply = replies.shift() ?? { status: 201 };
+      open++;
+      res.once('close', () => open--);
+      if (reply.stuck) return;
       setTimeout(() => res.writeHead(reply.status, reply.headers).end(), reply.delayMs ?? 0);
     });
   });
@@ -49,6 +55,10 @@ export async function startPushService() {
     origin,
     received,
     replies,
+    /** Pushes received and not yet over (neither answered nor given up by the sender). */
+    get open(): number {
+      return open;
+    },
     /** Waits until `count` pushes have arrived in all (at most `timeoutMs`). */
     async waitFor(count: number, timeoutMs = 15_000): Promise<ReceivedPush[]> {
       const deadline = Date.now() + timeoutMs;

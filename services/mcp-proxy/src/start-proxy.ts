@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { listenOn } from '@hitl/protocol';
 import { createAdaptorServer } from '@hono/node-server';
 import { createProxyApp } from './http/app.js';
-import { CANCELLED, HeldCalls } from './http/held-calls.js';
+import { CANCELLED, HeldCalls, logAmbiguousCancel } from './http/held-calls.js';
 import { buildProxyCore, type ProxyCore, type ProxyOptions } from './proxy-core.js';
 import { VERSION } from './version.js';
 
@@ -29,7 +29,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   }
   const heldCalls = new HeldCalls();
   // Cancels that reached another proxy node first.
-  await core.calls.store.onCancel((key) => heldCalls.cancel(key, CANCELLED));
+  await core.calls.store.onCancel((key) => {
+    if (heldCalls.cancel(key, CANCELLED) === 'ambiguous') logAmbiguousCancel(core.calls.logger, undefined);
+  });
   const app = createProxyApp({
     calls: core.calls,
     tokens: core.tokens,

@@ -71,7 +71,6 @@ describe('an approval that outlives the hold, two proxy nodes on one Redis', () 
     const pending = await first;
     const heldMs = Date.now() - started;
     expect(heldMs).toBeGreaterThanOrEqual(2500);
-    expect(heldMs).toBeLessThan(10_000);
     expect(pending.isError).toBeFalsy();
     expect(textOf(pending)).toMatch(/^Not run yet: "charge" on ledger is waiting for a person to approve it/);
     expect(textOf(pending)).toContain('Nothing has run and nothing is approved yet');

@@ -20,14 +20,15 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-runProxyStoreContract('memory', async () => new MemoryProxyStore());
+runProxyStoreContract('memory', async (options) => new MemoryProxyStore(Date, options?.waitPollMs));
 runProxyStoreContract(
   'redis',
-  async () => new RedisProxyStore({ redis: redis.url, prefix: `test:${randomUUID()}:proxy:` }),
+  async (options) =>
+    new RedisProxyStore({ redis: redis.url, prefix: `test:${randomUUID()}:proxy:`, ...options }),
 );
 runProxyStoreContract(
   'sqlite',
-  async () => new SqliteProxyStore({ path: join(stateDir, `${randomUUID()}.db`) }),
+  async (options) => new SqliteProxyStore({ path: join(stateDir, `${randomUUID()}.db`), ...options }),
 );
 
 describe('SqliteProxyStore across a reopen', () => {

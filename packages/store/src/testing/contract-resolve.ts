@@ -151,12 +151,13 @@ export function resolveContract(open: MakeStore): void {
       const fixture = await open();
       const peer = await peerOf(fixture);
       const inquiry = await createNew(fixture.store);
-      const waiting = fixture.store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 5000 });
+      // A deadline past the test's timeout: a missed wake-up cannot end the wait in time.
+      const waiting = fixture.store.waitForResolution(inquiry.inquiryId, {
+        deadline: Date.now() + 60 * 60_000,
+      });
       await sleep(50);
       await peer.resolve(inquiry.inquiryId, answered('L'));
-      const started = Date.now();
       expect(await waiting).toMatchObject({ status: 'answered', answer: 'L' });
-      expect(Date.now() - started).toBeLessThan(2000);
     });
 
     it('returns at once for an ended inquiry, and null for an unknown one', async () => {
@@ -200,18 +201,17 @@ export function resolveContract(open: MakeStore): void {
       const rounds = await Promise.all(
         Array.from({ length: 40 }, async (_, i) => {
           const inquiry = await createNew(fixture.store);
-          const started = Date.now();
-          // A missed wake-up would only end at the deadline (and then read the answer): time it.
+          // A missed wake-up would only end at the deadline (and then read the answer): a deadline
+          // past the test's timeout makes it fail the test instead.
           const [waited] = await Promise.all([
-            fixture.store.waitForResolution(inquiry.inquiryId, { deadline: started + 5000 }),
+            fixture.store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 60 * 60_000 }),
             sleep(i % 4).then(() => peer.resolve(inquiry.inquiryId, answered(`r${i}`))),
           ]);
-          return { waited, tookMs: Date.now() - started };
+          return { waited };
         }),
       );
-      for (const [i, { waited, tookMs }] of rounds.entries()) {
+      for (const [i, { waited }] of rounds.entries()) {
         expect(waited).toMatchObject({ status: 'answered', answer: `r${i}` });
-        expect(tookMs).toBeLessThan(3000);
       }
     });
 

@@ -4,6 +4,7 @@ import { fetchHistory, historyLines } from '../answer/history.js';
 import { parseAnswerOptions } from '../answer/options.js';
 import { claimPairing, parsePairOption } from '../answer/pairing.js';
 import { runTerminalDevice } from '../answer/terminal-device.js';
+import { exitWithParent } from '../exit-with-parent.js';
 
 const DEFAULT_URL = 'http://127.0.0.1:8787';
 
@@ -48,6 +49,7 @@ export function registerAnswer(program: Command): void {
         process.stdout.write(`${historyLines(history.items).join('\n')}\n`);
         return;
       }
+      exitWithParent();
       const code = await runTerminalDevice(
         parsed.options,
         {

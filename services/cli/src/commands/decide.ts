@@ -2,6 +2,7 @@ import { createLocalDecider, openAiChatModel, startDecisionServer } from '@hitl/
 import { createLogger, followSharedRevocations, loadOrCreateSecret } from '@hitl/inquiry';
 import type { Command } from 'commander';
 import { exitOnSetupError, loadConfigOrExit } from '../config-or-exit.js';
+import { exitWithParent } from '../exit-with-parent.js';
 
 /**
  * `hitl decide`: the fallback decision agent as its own HTTP service, for nodes started with
@@ -43,5 +44,6 @@ export function registerDecide(program: Command): void {
       };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
+      exitWithParent();
     });
 }

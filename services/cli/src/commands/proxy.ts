@@ -11,6 +11,7 @@ import {
 } from '@hitl/mcp-proxy';
 import { UserIdSchema } from '@hitl/protocol';
 import { type Command, InvalidArgumentError } from 'commander';
+import { exitWithParent } from '../exit-with-parent.js';
 
 interface ProxyFlags {
   backendCmd?: string;
@@ -139,4 +140,5 @@ function stopOnSignals(
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  exitWithParent();
 }

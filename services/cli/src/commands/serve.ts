@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { endLogOutput, type RunningNode, startNode } from '@hitl/inquiry';
 import type { Command } from 'commander';
 import { exitOnSetupError, loadConfigOrExit } from '../config-or-exit.js';
+import { exitWithParent } from '../exit-with-parent.js';
 import { startBanner, storeLabel, type WelcomeTokens } from './banner.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
@@ -62,6 +63,7 @@ function stopOnSignals(node: RunningNode): void {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  exitWithParent();
 }
 
 /** True when `user` has a device on record whose token is neither revoked nor expired (it signed in before). */

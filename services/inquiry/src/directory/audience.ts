@@ -14,9 +14,9 @@ export interface ResolvedAudience {
 /**
  * Checks an agent's `audience` against the directory and returns its members (repeats removed, in
  * the order given). A team may be addressed only by its `askers` (default: its members); `{users}`
- * may name the asker's own user and users the directory knows (listed under `users` or a member of
- * some team). Anything else is invalid input naming `audience`, so the agent learns nothing more
- * than that it may not ask there.
+ * may name the asker's own user and members of teams the asker's user may address, so naming a
+ * team's members one by one reaches no one its `askers` would refuse. Anything else is invalid input
+ * naming `audience`, so the agent learns nothing more than that it may not ask there.
  * @throws HitlError `invalid_input`
  */
 export function resolveAudience(
@@ -43,8 +43,11 @@ export function resolveAudience(
     return { audience: members, team: teamId, ...(escalation ? { escalation } : {}) };
   }
   const users = [...new Set(audience.users ?? [])];
-  const unknown = users.filter((userId) => userId !== askerUserId && !knows(directory, userId));
-  if (unknown.length > 0) return refuse(`unknown user(s) ${unknown.map((u) => `"${u}"`).join(', ')}`);
+  const reachable = reachableBy(directory, askerUserId);
+  const refused = users.filter((userId) => userId !== askerUserId && !reachable.has(userId));
+  if (refused.length > 0) {
+    return refuse(`no user(s) ${refused.map((u) => `"${u}"`).join(', ')} that user "${askerUserId}" may ask`);
+  }
   return { audience: users };
 }
 
@@ -68,9 +71,12 @@ function escalationOf(
   };
 }
 
-function knows(directory: Directory, userId: string): boolean {
-  return (
-    Object.hasOwn(directory.users, userId) ||
-    Object.values(directory.teams).some((team) => team.members.includes(userId))
-  );
+/** The members of every team whose `askers` (default: its members) include `askerUserId`. */
+function reachableBy(directory: Directory, askerUserId: string): Set<string> {
+  const reachable = new Set<string>();
+  for (const team of Object.values(directory.teams)) {
+    if (!(team.askers ?? team.members).includes(askerUserId)) continue;
+    for (const member of team.members) reachable.add(member);
+  }
+  return reachable;
 }

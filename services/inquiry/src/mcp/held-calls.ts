@@ -2,10 +2,13 @@ import { CallAbort } from './call-abort.js';
 
 /**
  * The MCP calls this node holds open, keyed by the caller (a token fingerprint) and the JSON-RPC
- * request id, so an explicit `notifications/cancelled` can find the inquiry it means.
+ * request id, so an explicit `notifications/cancelled` can find the inquiry it means. Two agents
+ * sharing a token may reuse an id: every call is kept under its key (none overwrites another), a
+ * drain ends them all, and a key that names more than one call is ambiguous to a cancel.
  */
 export class HeldCalls {
-  private readonly calls = new Map<string, HeldCall>();
+  private readonly calls = new Map<string, HeldCall | HeldCall[]>();
+  private count = 0;
   private emptied: (() => void)[] = [];
 
   static key(tokenKey: string, requestId: string | number): string {
@@ -21,14 +24,23 @@ export class HeldCalls {
    */
   hold(key: string, inquiryId: string, cancelsInquiry = true, controller = new CallAbort()): HeldCall {
     const call = { inquiryId, cancelsInquiry, controller };
-    this.calls.set(key, call);
+    const held = this.calls.get(key);
+    // One call per key is the rule: a plain entry, no array for it.
+    if (held === undefined) this.calls.set(key, call);
+    else if (Array.isArray(held)) held.push(call);
+    else this.calls.set(key, [held, call]);
+    this.count++;
     return call;
   }
 
   release(key: string, call: HeldCall): void {
-    if (this.calls.get(key) !== call) return;
-    this.calls.delete(key);
-    if (this.calls.size > 0) return;
+    const held = this.calls.get(key);
+    if (held === call) this.calls.delete(key);
+    else if (Array.isArray(held) && held.includes(call)) {
+      const rest = held.filter((c) => c !== call);
+      this.calls.set(key, rest.length === 1 ? (rest[0] as HeldCall) : rest);
+    } else return;
+    if (--this.count > 0) return;
     const waiting = this.emptied;
     this.emptied = [];
     for (const resolve of waiting) resolve();
@@ -36,22 +48,24 @@ export class HeldCalls {
 
   /** Resolves once no call is held (at once when none is). */
   whenEmpty(): Promise<void> {
-    if (this.calls.size === 0) return Promise.resolve();
+    if (this.count === 0) return Promise.resolve();
     return new Promise((resolve) => this.emptied.push(resolve));
   }
 
-  /** The call held here under `key`, if any. */
-  get(key: string): HeldCall | undefined {
-    return this.calls.get(key);
+  /** Every call held here under `key` (more than one: the caller reused a request id). */
+  get(key: string): readonly HeldCall[] {
+    const held = this.calls.get(key);
+    if (held === undefined) return [];
+    return Array.isArray(held) ? held : [held];
   }
 
   get size(): number {
-    return this.calls.size;
+    return this.count;
   }
 
   /** Releases every held call (each answers `pending` with the get_inquiry hint). */
   releaseAll(reason: string): void {
-    for (const call of this.calls.values()) call.controller.abort(reason);
+    for (const call of [...this.calls.values()].flat()) call.controller.abort(reason);
   }
 }
 

@@ -211,11 +211,26 @@ async function cancelHeldCall(
   requestId: string | number,
 ): Promise<void> {
   const key = HeldCalls.key(tokenKey, requestId);
+  const ambiguous = (calls: number) =>
+    deps.logger.warn(
+      { requestId, calls },
+      'ambiguous cancel: more than one held call has this token and request id; none cancelled (give each agent its own token)',
+    );
   try {
     // A call held here answers for itself (a task's `tasks/result` cancels nothing); otherwise the
-    // store knows the calls other nodes hold.
+    // store knows the calls other nodes hold. Two agents on one token may reuse an id: a cancel that
+    // cannot name one call cancels none, rather than another agent's question.
     const held = deps.heldCalls.get(key);
-    const inquiryId = held ? held.cancelsInquiry && held.inquiryId : await deps.store.recallCall(key);
+    if (held.length > 1) return ambiguous(held.length);
+    const [call] = held;
+    if (call && !call.cancelsInquiry) return;
+    const remembered = await deps.store.recallCall(key).catch((error: unknown) => {
+      if (!call) throw error;
+      return null; // the store is away: the call held here is the one the cancel names
+    });
+    // The store names the latest call remembered with this key: another node holds a later one.
+    if (call && remembered !== null && remembered !== call.inquiryId) return ambiguous(2);
+    const inquiryId = call?.inquiryId ?? remembered;
     if (!inquiryId) return;
     await deps.service.settle(inquiryId, claims.sub, { type: 'cancel' });
   } catch (error) {

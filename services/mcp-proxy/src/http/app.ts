@@ -6,7 +6,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { CallDeps } from '../mcp/call-deps.js';
 import { createProxyServer } from '../mcp/proxy-server.js';
-import { CANCELLED, cancelledRequestIds, HeldCalls } from './held-calls.js';
+import { CANCELLED, cancelledRequestIds, HeldCalls, logAmbiguousCancel } from './held-calls.js';
 
 export interface ProxyAppDeps {
   calls: CallDeps;
@@ -71,8 +71,10 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
     const tokenKey = c.get('tokenKey');
     for (const id of cancelledRequestIds(body)) {
       const key = HeldCalls.key(tokenKey, id);
+      const outcome = deps.heldCalls.cancel(key, CANCELLED);
+      if (outcome === 'ambiguous') logAmbiguousCancel(deps.calls.logger, id);
       // Not running here: the call may be on another proxy node; every node hears the relay.
-      if (!deps.heldCalls.cancel(key, CANCELLED)) {
+      if (outcome === 'none') {
         deps.calls.store.publishCancel(key).catch((error: unknown) => {
           deps.calls.logger.warn({ err: error }, 'cancel not relayed to the other proxy nodes');
         });

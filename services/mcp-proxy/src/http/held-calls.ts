@@ -2,38 +2,53 @@
  * Calls in flight on this node, by (token, JSON-RPC id). In stateless HTTP an explicit
  * `notifications/cancelled` arrives as its own POST, so the SDK cannot abort the handler itself:
  * this registry does. A cancel that lands on another proxy node finds nothing here and is relayed
- * through the store to every node (`ProxyStore.publishCancel`).
+ * through the store to every node (`ProxyStore.publishCancel`). Two agents sharing a token may reuse
+ * an id: every call is kept (none overwrites another), a shutdown aborts them all, and a cancel for a
+ * key that names more than one call here cancels none of them.
  */
 export class HeldCalls {
-  private readonly calls = new Map<string, AbortController>();
+  private readonly calls = new Map<string, Set<AbortController>>();
 
   static key(tokenKey: string, requestId: string | number): string {
     return `${tokenKey}|${typeof requestId}:${requestId}`;
   }
 
   get size(): number {
-    return this.calls.size;
+    let size = 0;
+    for (const set of this.calls.values()) size += set.size;
+    return size;
   }
 
   /** Runs `work` with a signal that {@link cancel} aborts; forgets the call when the work ends. */
   async run<T>(key: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
-    this.calls.set(key, controller);
+    const set = this.calls.get(key) ?? new Set();
+    this.calls.set(key, set);
+    set.add(controller);
     try {
       return await work(controller.signal);
     } finally {
-      if (this.calls.get(key) === controller) this.calls.delete(key);
+      set.delete(controller);
+      if (set.size === 0 && this.calls.get(key) === set) this.calls.delete(key);
     }
   }
 
-  cancel(key: string, reason: string): boolean {
-    const controller = this.calls.get(key);
-    controller?.abort(new Error(reason));
-    return controller !== undefined;
+  /**
+   * Cancels the one call held here under `key`: `cancelled`; `none` when none is held here (it may
+   * be on another node); `ambiguous` when more than one is (none is cancelled).
+   */
+  cancel(key: string, reason: string): 'cancelled' | 'none' | 'ambiguous' {
+    const set = this.calls.get(key);
+    if (!set || set.size === 0) return 'none';
+    if (set.size > 1) return 'ambiguous';
+    for (const controller of set) controller.abort(new Error(reason));
+    return 'cancelled';
   }
 
   cancelAll(reason: string): void {
-    for (const controller of this.calls.values()) controller.abort(new Error(reason));
+    for (const controller of [...this.calls.values()].flatMap((set) => [...set])) {
+      controller.abort(new Error(reason));
+    }
   }
 }
 
@@ -49,3 +64,14 @@ export function cancelledRequestIds(body: unknown): (string | number)[] {
 
 /** Why an agent's call was aborted (the reason every node gives the work it cancels). */
 export const CANCELLED = 'cancelled by the agent';
+
+/** A cancel whose token and request id name more than one call held here: none was cancelled. */
+export function logAmbiguousCancel(
+  logger: { warn(fields: object, message: string): void },
+  requestId: string | number | undefined,
+): void {
+  logger.warn(
+    { requestId },
+    'ambiguous cancel: more than one held call has this token and request id; none cancelled (give each agent its own token)',
+  );
+}

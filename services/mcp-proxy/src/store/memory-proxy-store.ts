@@ -31,10 +31,18 @@ export class MemoryProxyStore implements ProxyStore {
   private readonly cancelListeners = new Set<(callKey: string) => void>();
   private readonly grants = new Map<string, GrantRow>();
   private readonly operations = new Map<string, OperationRow>();
-  private readonly waiters = new OperationWaiters();
+  private readonly waiters: OperationWaiters;
 
-  /** `clock` decides when leases and retention end (the same clock the caller passes as `now`). */
-  constructor(private readonly clock: { now(): number } = Date) {}
+  /**
+   * `clock` decides when leases and retention end (the same clock the caller passes as `now`);
+   * `waitPollMs`: how often a waiter re-reads without a wake-up.
+   */
+  constructor(
+    private readonly clock: { now(): number } = Date,
+    waitPollMs?: number,
+  ) {
+    this.waiters = new OperationWaiters(waitPollMs);
+  }
 
   async createGrant(grant: NewGrant): Promise<void> {
     this.prune();

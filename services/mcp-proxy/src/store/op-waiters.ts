@@ -7,6 +7,9 @@ export const WAIT_POLL_MS = 500;
 export class OperationWaiters {
   private readonly waiting = new Map<string, Set<() => void>>();
 
+  /** `pollMs`: how often a waiter re-reads without a wake-up (tests lengthen it to prove the wake-up). */
+  constructor(private readonly pollMs = WAIT_POLL_MS) {}
+
   static id(userId: string, key: string): string {
     return JSON.stringify([userId, key]);
   }
@@ -17,7 +20,7 @@ export class OperationWaiters {
 
   /**
    * Register first, then read: a finish that lands in between still wakes us. Re-reads on every
-   * wake-up and every {@link WAIT_POLL_MS} until `read` gives a done operation (or one `settled`
+   * wake-up and every `pollMs` until `read` gives a done operation (or one `settled`
    * accepts) or null.
    */
   async wait(
@@ -39,7 +42,7 @@ export class OperationWaiters {
         });
         const op = await read();
         if (op === null || op.state === 'done' || settled(op)) return op;
-        await pause(woken, WAIT_POLL_MS, signal);
+        await pause(woken, this.pollMs, signal);
       }
     } finally {
       set.delete(entry);

@@ -22,6 +22,8 @@ export interface RedisProxyStoreOptions {
   redis: Redis | Cluster | string;
   /** Key prefix; default `hitl:proxy:`. Tests use a unique one each. */
   prefix?: string;
+  /** How often a waiter re-reads without a wake-up (lapsed leases, lost pub/sub messages). */
+  waitPollMs?: number;
 }
 
 /** How long a decided or used grant stays readable after its expiry. */
@@ -32,7 +34,7 @@ export class RedisProxyStore implements ProxyStore {
   private readonly redis: Redis | Cluster;
   private readonly owned: boolean;
   private readonly keys: ProxyKeys;
-  private readonly waiters = new OperationWaiters();
+  private readonly waiters: OperationWaiters;
   private subscriber?: Promise<Redis | Cluster>;
   private readonly cancelListeners = new Set<(callKey: string) => void>();
 
@@ -43,6 +45,7 @@ export class RedisProxyStore implements ProxyStore {
         ? new Redis(options.redis, { maxRetriesPerRequest: 2 })
         : options.redis;
     this.keys = proxyKeys(options.prefix ?? DEFAULT_PROXY_PREFIX);
+    this.waiters = new OperationWaiters(options.waitPollMs);
     defineProxyScripts(this.redis);
   }
 

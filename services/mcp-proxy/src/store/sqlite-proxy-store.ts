@@ -26,16 +26,20 @@ const PRUNE_EVERY_MS = 60_000;
  */
 export class SqliteProxyStore implements ProxyStore {
   private readonly cancelListeners = new Set<(callKey: string) => void>();
-  private readonly waiters = new OperationWaiters();
+  private readonly waiters: OperationWaiters;
   private readonly database: StateDatabase;
   private readonly rows: ProxyRows;
   private nextPruneAt = 0;
 
-  /** `clock` decides when leases and retention end (the same clock the caller passes as `now`). */
+  /**
+   * `clock` decides when leases and retention end (the same clock the caller passes as `now`);
+   * `waitPollMs`: how often a waiter re-reads without a wake-up.
+   */
   constructor(
-    options: { path: string },
+    options: { path: string; waitPollMs?: number },
     private readonly clock: { now(): number } = Date,
   ) {
+    this.waiters = new OperationWaiters(options.waitPollMs);
     this.database = openStateDatabase(options.path, 'hitl proxy');
     try {
       this.rows = new ProxyRows(this.database.db);
