@@ -1,4 +1,4 @@
-import { HitlError } from '@hitl/protocol';
+import { ERROR_WIRE, HitlError } from '@hitl/protocol';
 import type { Context, ErrorHandler } from 'hono';
 import type { Logger } from 'pino';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
@@ -34,5 +34,7 @@ export function restErrors(logger: Logger): ErrorHandler {
 
 /** JSON-RPC errors: `/mcp`. */
 export function jsonRpcErrors(logger: Logger): ErrorHandler {
-  return errorHandler(logger, jsonRpcErrorOf, (c) => jsonRpcError(c, 500, -32603, 'internal error'));
+  return errorHandler(logger, jsonRpcErrorOf, (c) =>
+    jsonRpcError(c, ERROR_WIRE.internal.http, ERROR_WIRE.internal.jsonRpc, 'internal error'),
+  );
 }

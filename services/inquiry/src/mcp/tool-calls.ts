@@ -1,6 +1,7 @@
 import {
   type Deadlines,
   describeZodError,
+  ERROR_WIRE,
   GetInquiryInputSchema,
   HitlError,
   type Inquiry,
@@ -22,6 +23,7 @@ import type { z } from 'zod';
 import type { InquiryService } from '../core/inquiry-service.js';
 import { type Clock, sleep } from '../core/ports.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
+import { jsonRpcDataOf } from '../http/errors.js';
 import type { CallAbort, CallSignal } from './call-abort.js';
 import { type Heartbeat, startHeartbeat } from './heartbeat.js';
 import { HeldCalls } from './held-calls.js';
@@ -80,17 +82,16 @@ function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.infer<S> {
   return parsed.data;
 }
 
-/** Maps our errors onto JSON-RPC: misuse is a protocol error; nothing here is an `isError` result. */
+/**
+ * Maps our errors onto JSON-RPC by the one error table (`ERROR_WIRE`), `data` as at the door: misuse is
+ * a protocol error; nothing here is an `isError` result.
+ */
 export function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
-  if (error instanceof HitlError) {
-    const code = error.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    const data: Record<string, unknown> = { code: error.code };
-    if (error.retryAfterMs !== undefined) data.retryAfterMs = error.retryAfterMs;
-    return new McpError(code, error.message, data);
-  }
+  if (error instanceof HitlError)
+    return new McpError(ERROR_WIRE[error.code].jsonRpc, error.message, jsonRpcDataOf(error));
   if (isStoreOutage(error)) return toMcpError(storeUnavailable());
-  return new McpError(ErrorCode.InternalError, 'internal error');
+  return new McpError(ERROR_WIRE.internal.jsonRpc, 'internal error');
 }
 
 /** The result both tools return (and a task's `tasks/result`): the text the model reads and the structure. */
