@@ -1,51 +1,36 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
-import { FormQuestionsSchema, OptionsSchema } from './form.js';
 import {
-  ActionSchema,
-  AskerSchema,
-  ConfidenceSchema,
-  ContextSchema,
-  DeadlinesSchema,
-  EscalationSchema,
-  FormatSchema,
-  InquiryKindSchema,
+  InquirySchema,
   type InquiryStatus,
   type ResolvedBy,
   ResponseSchema,
-  VoteSchema,
+  type VoteSchema,
 } from './inquiry.js';
 import { LIMITS } from './limits.js';
 
-/** The inquiry as a device sees it (`inquiry:new`, `inquiry:updated`, `inquiry:sync`). */
-export const DeviceInquirySchema = z.object({
-  inquiryId: z.string(),
-  question: z.string(),
-  questions: FormQuestionsSchema.optional(),
-  format: FormatSchema,
-  options: OptionsSchema.optional(),
-  context: ContextSchema.optional(),
-  kind: InquiryKindSchema,
-  action: ActionSchema.optional(),
-  critical: z.boolean(),
-  /** The asker's confidence (0..1), when it gave one: an approval card shows a low one as its reason. */
-  confidence: ConfidenceSchema.optional(),
-  defaultAnswer: ResponseSchema.optional(),
-  suggestedAnswer: ResponseSchema.optional(),
-  /** A quorum approval: approvals it needs, and the votes so far ("1 of 2 approvals"). */
-  quorum: z.number().optional(),
-  votes: z.array(VoteSchema).optional(),
-  /** Who else is asked (a team's members, a list of users), and the team's id. */
-  audience: z.array(z.string()).optional(),
-  team: z.string().optional(),
-  /** Present once the inquiry escalated: who was added, and when. */
-  escalation: EscalationSchema.optional(),
-  asker: AskerSchema,
-  createdAt: z.number(),
-  deadlines: DeadlinesSchema,
-  /** Server clock when this was sent, so a device can correct its countdown for skew. */
-  serverTime: z.number(),
-});
+/**
+ * What a device is not shown of an inquiry: the answer and the resolution (a device learns the ending
+ * from `inquiry:resolved`), and the caller-only fields (the asker's user, its idempotency key, its
+ * fallback). Everything else of {@link InquirySchema} is in the device's view: a field added there
+ * reaches devices without an edit here.
+ */
+export const DEVICE_HIDDEN = {
+  userId: true,
+  idempotencyKey: true,
+  fallback: true,
+  status: true,
+  answer: true,
+  resolvedBy: true,
+  resolvedAt: true,
+} as const;
+
+/**
+ * The inquiry as a device sees it (`inquiry:new`, `inquiry:updated`, `inquiry:sync`): the stored
+ * inquiry less {@link DEVICE_HIDDEN}, `votes` on a quorum approval, `escalation` once it happened, and
+ * `serverTime`, the server clock when this was sent, so a device can correct its countdown for skew.
+ */
+export const DeviceInquirySchema = InquirySchema.omit(DEVICE_HIDDEN).extend({ serverTime: z.number() });
 export type DeviceInquiry = z.infer<typeof DeviceInquirySchema>;
 
 export interface InquiryResolvedEvent {

@@ -2,6 +2,7 @@ export * from './decisions.js';
 export * from './deliveries.js';
 export * from './devices.js';
 export * from './directory.js';
+export * from './error-wire.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './form.js';

@@ -1,29 +1,30 @@
-import type { DeviceInquiry } from './events.js';
+import { DEVICE_HIDDEN, type DeviceInquiry } from './events.js';
 import type { Inquiry } from './inquiry.js';
 import type { InquiryResult } from './tools.js';
 
-/** The device's view of an inquiry: everything but the answer, stamped with the server clock. */
+/** `source` without the keys `hidden` names, and without its undefined values. */
+function withoutKeys<T extends object, H extends Partial<Record<keyof T, true>>>(
+  source: T,
+  hidden: H,
+): Omit<T, keyof H> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && !(key in hidden)) kept[key] = value;
+  }
+  return kept as Omit<T, keyof H>;
+}
+
+/**
+ * The device's view of an inquiry: everything but {@link DEVICE_HIDDEN}, stamped with the server clock.
+ * A quorum approval always carries its votes (`[]` before the first); a planned escalation shows only
+ * once it happened.
+ */
 export function toDeviceInquiry(inquiry: Inquiry, serverTime: number): DeviceInquiry {
+  const { votes, escalation, ...shown } = withoutKeys(inquiry, DEVICE_HIDDEN);
   return {
-    inquiryId: inquiry.inquiryId,
-    question: inquiry.question,
-    questions: inquiry.questions,
-    format: inquiry.format,
-    options: inquiry.options,
-    context: inquiry.context,
-    kind: inquiry.kind,
-    action: inquiry.action,
-    critical: inquiry.critical,
-    ...(inquiry.confidence === undefined ? {} : { confidence: inquiry.confidence }),
-    defaultAnswer: inquiry.defaultAnswer,
-    suggestedAnswer: inquiry.suggestedAnswer,
-    ...(inquiry.quorum === undefined ? {} : { quorum: inquiry.quorum, votes: inquiry.votes ?? [] }),
-    ...(inquiry.audience === undefined ? {} : { audience: inquiry.audience }),
-    ...(inquiry.team === undefined ? {} : { team: inquiry.team }),
-    ...(inquiry.escalation?.escalatedAt === undefined ? {} : { escalation: inquiry.escalation }),
-    asker: inquiry.asker,
-    createdAt: inquiry.createdAt,
-    deadlines: inquiry.deadlines,
+    ...shown,
+    ...(inquiry.quorum === undefined ? {} : { votes: votes ?? [] }),
+    ...(escalation?.escalatedAt === undefined ? {} : { escalation }),
     serverTime,
   };
 }

@@ -4,7 +4,7 @@ export { loadOrCreateSecret, SecretFileError } from './auth/secret.js';
 export { redactUrl } from './config/redact.js';
 export { type Config, ConfigError, loadConfig } from './config.js';
 export { type AuthVariables, requireRole } from './http/auth.js';
-export { jsonRpcErrorOf } from './http/errors.js';
+export { jsonRpcError, jsonRpcErrorOf, jsonRpcRefusal } from './http/errors.js';
 export { createLogger, endLogOutput } from './logger.js';
 export { type NodeOptions, type RunningNode, startNode } from './node.js';
 export { VERSION } from './version.js';

@@ -133,6 +133,18 @@ describe('error forms per door', () => {
     expect(JSON.parse(restLimited?.body ?? '{}')).toMatchObject({ error: { code: 'rate_limited' } });
   });
 
+  it('renders GET /mcp as a typed refusal: 405, Allow, data naming the code', async () => {
+    const agent = { authorization: `Bearer ${await t.token('forms', 'agent')}` };
+    const answer = await raw(url('/mcp'), 'GET', agent);
+    expect(answer).toMatchObject({
+      status: 405,
+      headers: { allow: 'POST' },
+      body: rpcBody(-32000, 'Method not allowed: this server is stateless; use POST', {
+        code: 'method_not_allowed',
+      }),
+    });
+  });
+
   it('answers unknown paths with {error} 404', async () => {
     const answer = await raw(url('/nope'), 'GET', {});
     expect(answer).toMatchObject({ status: 404, body: restBody('not_found', 'no route GET /nope') });

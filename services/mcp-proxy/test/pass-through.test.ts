@@ -170,6 +170,21 @@ describe('doors', () => {
     expect((await fetch(`${t.proxy.url}/readyz`)).status).toBe(200);
   });
 
+  it('answers its refusals in the same JSON-RPC form as the node: the shared code table, data naming the code', async () => {
+    const agent = await world.node.tokens.sign({ sub: 'eve', role: 'agent' });
+    const get = await fetch(`${t.proxy.url}/mcp`, { headers: { authorization: `Bearer ${agent}` } });
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(await get.json()).toEqual({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: 'Method not allowed: this proxy is stateless; use POST',
+        data: { code: 'method_not_allowed' },
+      },
+      id: null,
+    });
+  });
+
   it('refuses arguments nested deeper than 64 levels as invalid params naming the field', async () => {
     const agent = await world.node.tokens.sign({ sub: 'eve', role: 'agent' });
     const deep = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;

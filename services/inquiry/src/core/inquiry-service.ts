@@ -7,6 +7,7 @@ import {
   HitlError,
   type Inquiry,
   type InquiryContent,
+  InquiryContentSchema,
   isAddressedTo,
   type Resolution,
   type ResponseShape,
@@ -67,6 +68,12 @@ export interface AskerRef {
  */
 export type SettleResult = ResolveResult | Extract<VoteResult, { kind: 'counted' | 'already_voted' }>;
 
+/**
+ * The asker's fields of an inquiry, as `InquiryContentSchema` declares them: each is copied from the
+ * call's input (a content field the input lacks does not compile).
+ */
+const CONTENT_KEYS = InquiryContentSchema.keyof().options;
+
 /** How long a user over the pending cap is told to wait before asking again. */
 const PENDING_RETRY_MS = 5000;
 
@@ -120,20 +127,13 @@ export class InquiryService {
     const deadlines = computeDeadlines(now, config.tiers, input.timeoutMs, input.answerWithinMs);
     const escalation = addressed && planEscalation(addressed, now, deadlines.serviceAt);
     const content: InquiryContent = {
+      ...pickDefined(input, CONTENT_KEYS),
       question: input.question,
-      questions: input.questions,
       format: input.format ?? (input.questions ? 'form' : 'text'),
-      defaultAnswer: input.defaultAnswer,
-      options: input.options,
-      context: input.context,
       kind: input.kind ?? 'question',
-      action: input.action,
       // A quorum is a two-person rule for something dangerous: no machine approves it, whatever the
       // fallback (a partial quorum times out rejected).
       critical: (input.critical ?? false) || input.quorum !== undefined,
-      confidence: input.confidence,
-      fallback: input.fallback,
-      quorum: input.quorum,
     };
     const result = await store.create(
       {
@@ -376,6 +376,16 @@ function planEscalation(addressed: ResolvedAudience, now: number, endsAt: number
   const at = now + (plan.afterMs ?? Math.floor((endsAt - now) / 2));
   if (at >= endsAt) return undefined;
   return { at, users: plan.users, ...(plan.team ? { team: plan.team } : {}) };
+}
+
+/** The `keys` of `source` that are defined. */
+function pickDefined<T extends object, K extends keyof T>(
+  source: T,
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
+  return picked;
 }
 
 function stripUndefined<T extends object>(value: T): T {

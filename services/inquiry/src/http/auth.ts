@@ -6,7 +6,7 @@ import {
   type TokenService,
   tokenFingerprint,
 } from '@hitl/auth';
-import { HitlError, type Role, type TokenClaims } from '@hitl/protocol';
+import { HitlError, type Role, retryAfterSeconds, type TokenClaims } from '@hitl/protocol';
 import type { MiddlewareHandler } from 'hono';
 import type { RateLimiter } from '../core/rate-limit.js';
 
@@ -56,6 +56,6 @@ export function rateLimit(limiter: RateLimiter): MiddlewareHandler<{ Variables: 
 
 /** The 429 error for a spent budget. */
 export function rateLimited(retryAfterMs: number): HitlError {
-  const seconds = Math.ceil(retryAfterMs / 1000);
+  const seconds = retryAfterSeconds(retryAfterMs);
   return new HitlError('rate_limited', `rate limit reached; retry in ${seconds} s`, retryAfterMs);
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { HitlError } from '@hitl/protocol';
+import { ERROR_WIRE, HitlError, retryAfterSeconds } from '@hitl/protocol';
 import type { Context, ErrorHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
 import { secureHeaders } from './answer-link-headers.js';
 import { refusalPage } from './answer-link-page.js';
-import { errorResponse, HTTP_STATUS, jsonRpcError, jsonRpcErrorOf, restErrorOf } from './errors.js';
+import { errorResponse, jsonRpcError, jsonRpcErrorOf, restErrorOf } from './errors.js';
 
 /** The typed error behind a thrown one: itself, or the retryable 503 while the store is away. */
 function typedError(error: unknown): HitlError | undefined {
@@ -38,7 +38,9 @@ export function restErrors(logger: Logger): ErrorHandler {
 
 /** JSON-RPC errors: `/mcp`. */
 export function jsonRpcErrors(logger: Logger): ErrorHandler {
-  return errorHandler(logger, jsonRpcErrorOf, (c) => jsonRpcError(c, 500, -32603, 'internal error'));
+  return errorHandler(logger, jsonRpcErrorOf, (c) =>
+    jsonRpcError(c, ERROR_WIRE.internal.http, ERROR_WIRE.internal.jsonRpc, 'internal error'),
+  );
 }
 
 /** A page for a person, not JSON: the answer-link door (`/a/...`), opened in a browser. */
@@ -52,8 +54,8 @@ export function linkErrors(logger: Logger): ErrorHandler {
     logger,
     (c, error) => {
       if (error.retryAfterMs !== undefined)
-        c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
-      return page(c, HTTP_STATUS[error.code], error.message);
+        c.header('Retry-After', String(retryAfterSeconds(error.retryAfterMs)));
+      return page(c, ERROR_WIRE[error.code].http, error.message);
     },
     (c) => page(c, 500, 'The node could not handle this request. Try again in a moment.'),
   );

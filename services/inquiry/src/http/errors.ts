@@ -1,40 +1,20 @@
-import type { ErrorCode, HitlError } from '@hitl/protocol';
+import { ERROR_WIRE, type ErrorCode, HitlError, type JsonRpcCode, retryAfterSeconds } from '@hitl/protocol';
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-
-/** Every error code has its HTTP status; a new code without one does not compile. */
-export const HTTP_STATUS: Record<ErrorCode, ContentfulStatusCode> = {
-  invalid_input: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  already_resolved: 409,
-  already_voted: 409,
-  too_early: 409,
-  payload_too_large: 413,
-  rate_limited: 429,
-  too_many_pending: 429,
-  unavailable: 503,
-  internal: 500,
-  invalid_pairing: 400,
-};
 
 /** `{error: {code, message}}` with the code's status (and `Retry-After` when given). */
 export function errorResponse(c: Context, code: ErrorCode, message: string, retryAfterMs?: number): Response {
-  if (retryAfterMs !== undefined)
-    c.header('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
-  return c.json({ error: { code, message } }, HTTP_STATUS[code]);
+  if (retryAfterMs !== undefined) c.header('Retry-After', String(retryAfterSeconds(retryAfterMs)));
+  return c.json({ error: { code, message } }, ERROR_WIRE[code].http);
 }
 
-/** JSON-RPC error codes used before a request reaches the MCP server. */
-export const JSONRPC = { parseError: -32700, invalidRequest: -32600, serverError: -32000 } as const;
-
-/** A JSON-RPC error response for a request the MCP layer never saw (auth, limits, bad JSON). */
+/**
+ * A JSON-RPC error response for a request the MCP layer never saw and that no error code names
+ * (a body that is not JSON); a typed refusal goes through {@link jsonRpcErrorOf}.
+ */
 export function jsonRpcError(
   c: Context,
-  status: ContentfulStatusCode,
-  rpcCode: number,
+  status: 400 | 500,
+  rpcCode: JsonRpcCode,
   message: string,
   data?: Record<string, unknown>,
 ): Response {
@@ -48,25 +28,40 @@ export function jsonRpcError(
 function errorHeaders(c: Context, error: HitlError): void {
   if (error.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
   if (error.retryAfterMs !== undefined)
-    c.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
+    c.header('Retry-After', String(retryAfterSeconds(error.retryAfterMs)));
 }
 
 /** A typed error as the REST doors answer it: `{error: {code, message}}` with the code's status. */
 export function restErrorOf(c: Context, error: HitlError): Response {
   errorHeaders(c, error);
-  return c.json({ error: { code: error.code, message: error.message } }, HTTP_STATUS[error.code]);
+  return c.json({ error: { code: error.code, message: error.message } }, ERROR_WIRE[error.code].http);
+}
+
+/** The `data` of a typed error's JSON-RPC form: the wire code, and the retry hint in ms when it has one. */
+export function jsonRpcDataOf(error: HitlError): { code: ErrorCode; retryAfterMs?: number } {
+  return error.retryAfterMs === undefined
+    ? { code: error.code }
+    : { code: error.code, retryAfterMs: error.retryAfterMs };
 }
 
 /**
- * A typed error as `/mcp` answers it: the code's HTTP status, a JSON-RPC error whose `data` carries the
- * wire code (and the retry hint); an oversized body is an invalid request, everything else a server error.
+ * A typed error as `/mcp` answers it before the MCP layer (the node's and the proxy's): the code's HTTP
+ * status and JSON-RPC code from the one table, `data` carrying the wire code (and the retry hint).
  */
 export function jsonRpcErrorOf(c: Context, error: HitlError): Response {
   errorHeaders(c, error);
-  const rpcCode = error.code === 'payload_too_large' ? JSONRPC.invalidRequest : JSONRPC.serverError;
-  const data = {
-    code: error.code,
-    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-  };
-  return jsonRpcError(c, HTTP_STATUS[error.code], rpcCode, error.message, data);
+  const wire = ERROR_WIRE[error.code];
+  return c.json(
+    {
+      jsonrpc: '2.0',
+      error: { code: wire.jsonRpc, message: error.message, data: jsonRpcDataOf(error) },
+      id: null,
+    },
+    wire.http,
+  );
+}
+
+/** {@link jsonRpcErrorOf} for a refusal made on the spot: `code` with `message`. */
+export function jsonRpcRefusal(c: Context, code: ErrorCode, message: string): Response {
+  return jsonRpcErrorOf(c, new HitlError(code, message));
 }

@@ -1,19 +1,19 @@
-import { HitlError, type Inquiry, toInquiryResult } from '@hitl/protocol';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ERROR_WIRE, HitlError, type Inquiry, toInquiryResult } from '@hitl/protocol';
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
+import { jsonRpcDataOf } from '../http/errors.js';
 import { resultText } from './result-text.js';
 
-/** Maps our errors onto JSON-RPC: misuse is a protocol error; nothing here is an `isError` result. */
+/**
+ * Maps our errors onto JSON-RPC by the one error table (`ERROR_WIRE`), `data` as at the door: misuse is
+ * a protocol error; nothing here is an `isError` result.
+ */
 export function toMcpError(error: unknown): McpError {
   if (error instanceof McpError) return error;
-  if (error instanceof HitlError) {
-    const code = error.code === 'invalid_input' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    const data: Record<string, unknown> = { code: error.code };
-    if (error.retryAfterMs !== undefined) data.retryAfterMs = error.retryAfterMs;
-    return new McpError(code, error.message, data);
-  }
+  if (error instanceof HitlError)
+    return new McpError(ERROR_WIRE[error.code].jsonRpc, error.message, jsonRpcDataOf(error));
   if (isStoreOutage(error)) return toMcpError(storeUnavailable());
-  return new McpError(ErrorCode.InternalError, 'internal error');
+  return new McpError(ERROR_WIRE.internal.jsonRpc, 'internal error');
 }
 
 /** The result both tools return (and a task's `tasks/result`): the text the model reads and the structure. */

@@ -1,17 +1,20 @@
-import { type DepthProblem, describeDepthProblem, jsonDepthProblem } from '@hitl/protocol';
+import {
+  type DepthProblem,
+  describeDepthProblem,
+  ERROR_WIRE,
+  JSON_RPC,
+  jsonDepthProblem,
+} from '@hitl/protocol';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { type AuthVariables, rateLimited } from '../http/auth.js';
-import { JSONRPC, jsonRpcError } from '../http/errors.js';
+import { jsonRpcError } from '../http/errors.js';
 
 /** What {@link readMcpBody} leaves for the route: the parsed JSON-RPC body. */
 export interface McpBodyVariables extends AuthVariables {
   mcpBody: unknown;
 }
-
-/** JSON-RPC's code for invalid method parameters. */
-const INVALID_PARAMS = -32602;
 
 /**
  * How many rate-limit points a POST body spends: one per JSON-RPC message, so a batch of 100
@@ -39,7 +42,7 @@ export function tooDeepResponse(c: Context, body: unknown, problem: DepthProblem
   const error = (id: string | number | null) => ({
     jsonrpc: '2.0',
     id,
-    error: { code: INVALID_PARAMS, message, data: { code: 'invalid_input' } },
+    error: { code: ERROR_WIRE.invalid_input.jsonRpc, message, data: { code: 'invalid_input' } },
   });
   const ids = requestIds(body);
   if (ids.length === 0) return c.json(error(null), 400);
@@ -66,7 +69,7 @@ export function readMcpBody(
     }
     const rate = await limiter.consume(c.get('tokenKey'), messageCount(body));
     if (!rate.ok) throw rateLimited(rate.retryAfterMs);
-    if (!parsed) return jsonRpcError(c, 400, JSONRPC.parseError, 'Parse error: the body is not valid JSON');
+    if (!parsed) return jsonRpcError(c, 400, JSON_RPC.parseError, 'Parse error: the body is not valid JSON');
     const tooDeep = jsonDepthProblem(body);
     if (tooDeep) {
       const field = describeDepthProblem(tooDeep);

@@ -11,7 +11,7 @@ import type { RateLimiter } from '../core/rate-limit.js';
 import { guardHost, requireRole } from '../http/auth.js';
 import { limitBody } from '../http/body-limit.js';
 import { jsonRpcErrors } from '../http/error-handlers.js';
-import { JSONRPC, jsonRpcError } from '../http/errors.js';
+import { jsonRpcRefusal } from '../http/errors.js';
 import type { CallContext } from './call-context.js';
 import { descriptionsFor } from './descriptions.js';
 import { directCallOf, KEEP_ALIVE_MS, serveDirectCall } from './direct-call.js';
@@ -79,12 +79,7 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
   const callContext = callContextOf(deps);
   const methodNotAllowed = (c: Context) => {
     c.header('Allow', 'POST');
-    return jsonRpcError(
-      c,
-      405,
-      JSONRPC.serverError,
-      'Method not allowed: this server is stateless; use POST',
-    );
+    return jsonRpcRefusal(c, 'method_not_allowed', 'Method not allowed: this server is stateless; use POST');
   };
   app.get('/', methodNotAllowed);
   app.delete('/', methodNotAllowed);

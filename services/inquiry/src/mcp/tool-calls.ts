@@ -1,6 +1,7 @@
 import {
   type Deadlines,
   describeZodError,
+  ERROR_WIRE,
   GetInquiryInputSchema,
   HitlError,
   type Inquiry,

@@ -4,6 +4,7 @@ import {
   DeviceInquiryRefSchema,
   describeZodError,
   HitlError,
+  retryAfterSeconds,
 } from '@hitl/protocol';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -70,7 +71,7 @@ async function handle<S extends z.ZodType>(
   found?.catch(() => undefined);
   const rate = await deps.limiter.consume(socket.data.tokenKey);
   if (!rate.ok)
-    return fail('rate_limited', `rate limit reached; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`);
+    return fail('rate_limited', `rate limit reached; retry in ${retryAfterSeconds(rate.retryAfterMs)} s`);
   try {
     const result =
       relayed && ending.type === 'answer'

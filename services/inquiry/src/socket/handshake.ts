@@ -1,5 +1,5 @@
 import { authorize, type TokenService, tokenFingerprint } from '@hitl/auth';
-import { DeviceHandshakeSchema, describeZodError, socketRefusal } from '@hitl/protocol';
+import { DeviceHandshakeSchema, describeZodError, retryAfterSeconds, socketRefusal } from '@hitl/protocol';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import type { DeviceSocket } from './device-socket.js';
@@ -16,7 +16,7 @@ export interface HandshakeDeps {
 const overLimit = (retryAfterMs: number) =>
   socketRefusal(
     'rate_limited',
-    `too many connection attempts; retry in ${Math.ceil(retryAfterMs / 1000)} s`,
+    `too many connection attempts; retry in ${retryAfterSeconds(retryAfterMs)} s`,
     retryAfterMs,
   );
 

@@ -1,6 +1,6 @@
 import { type HostPolicy, hostOriginProblem, type TokenService } from '@hitl/auth';
-import { type AuthVariables, jsonRpcErrorOf, requireRole } from '@hitl/inquiry';
-import { describeDepthProblem, HitlError, jsonDepthProblem } from '@hitl/protocol';
+import { type AuthVariables, jsonRpcError, jsonRpcErrorOf, jsonRpcRefusal, requireRole } from '@hitl/inquiry';
+import { describeDepthProblem, ERROR_WIRE, HitlError, JSON_RPC, jsonDepthProblem } from '@hitl/protocol';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -20,11 +20,6 @@ export interface ProxyAppDeps {
 
 type Env = { Variables: AuthVariables };
 
-/** A JSON-RPC error for a request the MCP layer never saw (host, auth, method, bad JSON). */
-function rpcError(c: Context, status: 400 | 403 | 405 | 413 | 500, code: number, message: string) {
-  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
-}
-
 /**
  * The proxy's HTTP surface: `POST /mcp` (stateless Streamable HTTP, agent tokens), `GET`/`DELETE`
  * `/mcp` 405, and open `/healthz` and `/readyz` (the backend connection is up).
@@ -39,18 +34,18 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
   );
   app.use('/mcp', async (c, next) => {
     const problem = hostOriginProblem(deps.hostPolicy, c.req.header('host'), c.req.header('origin'));
-    return problem ? rpcError(c, 403, -32000, problem) : next();
+    return problem ? jsonRpcRefusal(c, 'forbidden', problem) : next();
   });
   app.use(
     '/mcp',
     bodyLimit({
       maxSize: deps.maxBodyBytes,
-      onError: (c) => rpcError(c, 413, -32600, `request body over ${deps.maxBodyBytes} bytes`),
+      onError: (c) => jsonRpcRefusal(c, 'payload_too_large', `request body over ${deps.maxBodyBytes} bytes`),
     }),
   );
   const notAllowed = (c: Context) => {
     c.header('Allow', 'POST');
-    return rpcError(c, 405, -32000, 'Method not allowed: this proxy is stateless; use POST');
+    return jsonRpcRefusal(c, 'method_not_allowed', 'Method not allowed: this proxy is stateless; use POST');
   };
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
@@ -59,14 +54,14 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
     try {
       body = JSON.parse(await c.req.text());
     } catch {
-      return rpcError(c, 400, -32700, 'Parse error: the body is not valid JSON');
+      return jsonRpcError(c, 400, JSON_RPC.parseError, 'Parse error: the body is not valid JSON');
     }
     // Before anything walks it: canonical JSON and the SDK's validators recurse (DESIGN §6.4).
     const tooDeep = jsonDepthProblem(body);
     if (tooDeep) {
       const field = describeDepthProblem(tooDeep);
       deps.calls.logger.warn({ field }, 'refused a JSON body nested deeper than 64 levels');
-      return rpcError(c, 400, -32602, `Invalid params: ${field}`);
+      return jsonRpcRefusal(c, 'invalid_input', `Invalid params: ${field}`);
     }
     const tokenKey = c.get('tokenKey');
     for (const id of cancelledRequestIds(body)) {
@@ -100,7 +95,7 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
     // The token check throws its 401/403; it reads as the node's `/mcp` answers it.
     if (error instanceof HitlError) return jsonRpcErrorOf(c, error);
     deps.calls.logger.error({ err: error, path: c.req.path }, 'request failed');
-    return rpcError(c, 500, -32603, 'internal error');
+    return jsonRpcError(c, ERROR_WIRE.internal.http, ERROR_WIRE.internal.jsonRpc, 'internal error');
   });
   return app;
 }
