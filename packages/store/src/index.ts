@@ -24,6 +24,7 @@ export type {
 export { type RedisPushOptions, RedisPushSubscriptionStore } from './push/redis-push.js';
 export { sharedVapidKeys } from './push/redis-vapid.js';
 export { SqlitePushSubscriptionStore } from './push/sqlite-push.js';
+export { connectSharedRedis, type SharedRedisTarget } from './redis/connect.js';
 export { RedisDeviceDeliveryLog, type RedisDeviceDeliveryOptions } from './redis/device-deliveries.js';
 export { RedisInquiryStore, type RedisStoreOptions } from './redis/redis-store.js';
 export { MemoryRevocationStore } from './revocations/memory-revocations.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { TokenService } from '@hitl/auth';
 import { RedisDecisionLog } from '@hitl/decision-agent';
 import { type Config, loadOrCreateSecret } from '@hitl/inquiry';
-import { Redis } from 'ioredis';
+import { connectSharedRedis } from '@hitl/store';
 import { InquiryAsker } from './approval/inquiry-asker.js';
 import { inquiryTokens } from './approval/inquiry-tokens.js';
 import type { AuditSink } from './audit/audit-sink.js';
@@ -32,7 +32,7 @@ export interface ProxyOptions {
   inquiryToken?: string;
   logger: Logger;
   /**
-   * Where decisions go. Default: with REDIS_URL, the shared decision audit log (the Redis stream
+   * Where decisions go. Default: with REDIS_URL or REDIS_CLUSTER_NODES, the shared decision audit log (the Redis stream
    * the inquiry node's `/api/decisions` reads) plus a pino line; without, a pino line each.
    */
   audit?: AuditSink;
@@ -65,8 +65,10 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
       : (await loadOrCreateSecret(config.secret, config.stateDir)).secret;
   const tokens = secret ? new TokenService(secret) : undefined;
   // Distributed mode: one connection for the grants, the operations and the shared decision log.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
-  redis?.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
+  // REDIS_URL or REDIS_CLUSTER_NODES, chosen as the inquiry node chooses (the one factory).
+  const redis = connectSharedRedis(config, (error) =>
+    logger.warn({ err: error.message }, 'redis connection error'),
+  );
   // Without Redis: a SQLite file of the proxy's own (one proxy process per state dir), or memory.
   const timings = { ...DEFAULT_TIMINGS, holdMs: config.tiers.serviceMs, ...options.timings };
   const store: ProxyStore = redis
