@@ -37,10 +37,9 @@ export {
   type RevocationStore,
 } from './revocations/revocations.js';
 export { type SqliteRevocationOptions, SqliteRevocationStore } from './revocations/sqlite-revocations.js';
-export { migrate } from './sqlite/migrate.js';
+export { type Migration, migrate } from './sqlite/migrate.js';
 export { SqliteInquiryStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export {
-  durably,
   inquiryDatabasePath,
   openStateDatabase,
   type SqliteDatabase,

@@ -115,7 +115,7 @@ async function openNode(
   const revocationStore = redis
     ? new RedisRevocationStore({ redis: redis.client })
     : embedded?.database
-      ? new SqliteRevocationStore({ db: embedded.database.db })
+      ? new SqliteRevocationStore({ database: embedded.database })
       : new MemoryRevocationStore();
   shutdown.add('revocation store', () => revocationStore.close());
   // MCP task handles live beside the inquiries: any node answers for any task, after restarts too.

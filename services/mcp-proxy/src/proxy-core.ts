@@ -74,7 +74,7 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
   const store: ProxyStore = redis
     ? new RedisProxyStore({ redis })
     : config.embeddedStore === 'sqlite'
-      ? openSqliteStore(join(config.stateDir, 'proxy.db'), clock, timings.resultRetentionMs, logger)
+      ? await openSqliteStore(join(config.stateDir, 'proxy.db'), clock, timings.resultRetentionMs, logger)
       : new MemoryProxyStore(clock);
   const closeStore = async () => {
     await store.close();
@@ -118,20 +118,20 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
 }
 
 /** The proxy's state file, with what a previous process left unfinished settled before serving. */
-function openSqliteStore(
+async function openSqliteStore(
   path: string,
   clock: Clock,
   resultRetentionMs: number,
   logger: Logger,
-): SqliteProxyStore {
+): Promise<SqliteProxyStore> {
   const store = new SqliteProxyStore({ path }, clock);
   try {
-    const settled = store.settleInterrupted(interruptedOutcome, resultRetentionMs);
+    const settled = await store.settleInterrupted(interruptedOutcome, resultRetentionMs);
     if (settled.unknownOutcome + settled.parked > 0) {
       logger.warn(settled, 'settled the calls a previous proxy process left unfinished');
     }
   } catch (error) {
-    void store.close();
+    await store.close();
     throw error;
   }
   return store;

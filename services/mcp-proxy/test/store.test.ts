@@ -2,8 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStateDatabase } from '@hitl/store';
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { connectSharedRedis, openStateDatabase } from '@hitl/store';
+import {
+  startRedisCluster,
+  startRedisServer,
+  type TestRedisCluster,
+  type TestRedisServer,
+} from '@hitl/store/testing';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryProxyStore } from '../src/store/memory-proxy-store.js';
 import { RedisProxyStore } from '../src/store/redis-proxy-store.js';
@@ -11,12 +17,16 @@ import { SqliteProxyStore } from '../src/store/sqlite-proxy-store.js';
 import { runProxyStoreContract } from './store-contract.js';
 
 let redis: TestRedisServer;
+let cluster: TestRedisCluster;
+/** A Cluster client as the proxy opens one with REDIS_CLUSTER_NODES (the store does not own it). */
+let clusterClient: Redis | undefined;
 beforeAll(async () => {
-  redis = await startRedisServer();
-});
+  [redis, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
+}, 60_000);
 const stateDir = mkdtempSync(join(tmpdir(), 'proxy-store-'));
 afterAll(async () => {
-  await redis?.stop();
+  clusterClient?.disconnect();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
   rmSync(stateDir, { recursive: true, force: true });
 });
 
@@ -25,6 +35,11 @@ runProxyStoreContract(
   'redis',
   async () => new RedisProxyStore({ redis: redis.url, prefix: `test:${randomUUID()}:proxy:` }),
 );
+// The same scripts on a 3-master Cluster: each keeps its keys in one slot (hash tags, store/keys.ts).
+runProxyStoreContract('redis cluster', async () => {
+  clusterClient = connectSharedRedis({ redisClusterNodes: cluster.nodes });
+  return new RedisProxyStore({ redis: clusterClient as Redis, prefix: `test:${randomUUID()}:proxy:` });
+});
 runProxyStoreContract(
   'sqlite',
   async () => new SqliteProxyStore({ path: join(stateDir, `${randomUUID()}.db`) }),
@@ -159,7 +174,7 @@ describe('SqliteProxyStore across a reopen', () => {
 
     const second = new SqliteProxyStore({ path });
     try {
-      const settled = second.settleInterrupted((op) => ({ interrupted: op.key }), 60_000);
+      const settled = await second.settleInterrupted((op) => ({ interrupted: op.key }), 60_000);
       expect(settled).toEqual({ unknownOutcome: 2, parked: 2 });
       expect(await second.getOperation('u', 'running')).toMatchObject({
         state: 'done',
