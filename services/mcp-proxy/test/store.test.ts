@@ -114,6 +114,43 @@ describe('SqliteProxyStore across a reopen', () => {
     }
   });
 
+  it('opens a version 2 file as the build before ordered migrations wrote it (columns made by CREATE)', async () => {
+    const path = join(stateDir, 'v2.db');
+    const v2 = openStateDatabase(path);
+    v2.db.exec(`
+      CREATE TABLE schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO schema_versions VALUES ('proxy', 2);
+      CREATE TABLE proxy_grants (grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, digest TEXT NOT NULL,
+        state TEXT NOT NULL, expires_at INTEGER NOT NULL, remove_at INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE INDEX proxy_grants_by_removal ON proxy_grants (remove_at);
+      CREATE TABLE proxy_operations (user_id TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL,
+        state TEXT NOT NULL, owner TEXT NOT NULL, inquiry_id TEXT, grant_id TEXT, result TEXT,
+        updated_at INTEGER NOT NULL, remove_at INTEGER NOT NULL, drive_until INTEGER, call TEXT,
+        PRIMARY KEY (user_id, key)) WITHOUT ROWID;
+      CREATE INDEX proxy_operations_by_removal ON proxy_operations (remove_at);
+    `);
+    const now = Date.now();
+    v2.db
+      .prepare(
+        `INSERT INTO proxy_operations VALUES ('u', 'parked', 'd', 'awaiting_approval', 'o', NULL, 'g', NULL, ?, ?, 0, ?)`,
+      )
+      .run(now, now + 60_000, JSON.stringify({ name: 't', arguments: { a: 1 } }));
+    v2.db
+      .prepare(`INSERT INTO proxy_grants VALUES ('g', 'u', 'd', 'approved', ?, ?)`)
+      .run(now + 60_000, now + 120_000);
+    v2.close();
+    const store = new SqliteProxyStore({ path });
+    try {
+      expect(await store.adoptOperation('u', 'parked', 'c', now + 1000, now)).toMatchObject({
+        owner: 'c',
+        call: { name: 't', arguments: { a: 1 } },
+      });
+      expect(await store.consumeGrant('g', 'd', now)).toBe('ok');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a second proxy on the same file', async () => {
     const path = join(stateDir, 'locked.db');
     const first = new SqliteProxyStore({ path });
