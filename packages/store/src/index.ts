@@ -24,6 +24,7 @@ export type {
 export { type RedisPushOptions, RedisPushSubscriptionStore } from './push/redis-push.js';
 export { sharedVapidKeys } from './push/redis-vapid.js';
 export { SqlitePushSubscriptionStore } from './push/sqlite-push.js';
+export { connectSharedRedis, type SharedRedisTarget } from './redis/connect.js';
 export { RedisDeviceDeliveryLog, type RedisDeviceDeliveryOptions } from './redis/device-deliveries.js';
 export { RedisInquiryStore, type RedisStoreOptions } from './redis/redis-store.js';
 export { MemoryRevocationStore } from './revocations/memory-revocations.js';
@@ -36,10 +37,9 @@ export {
   type RevocationStore,
 } from './revocations/revocations.js';
 export { type SqliteRevocationOptions, SqliteRevocationStore } from './revocations/sqlite-revocations.js';
-export { migrate } from './sqlite/migrate.js';
+export { type Migration, migrate } from './sqlite/migrate.js';
 export { SqliteInquiryStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export {
-  durably,
   inquiryDatabasePath,
   openStateDatabase,
   type SqliteDatabase,

@@ -44,7 +44,7 @@ runRevocationContract('redis', async (nowSec) => {
 runRevocationContract('sqlite', async (nowSec) => {
   const dir = await mkdtemp(join(tmpdir(), 'hitl-revocations-'));
   const database = openStateDatabase(join(dir, 'hitl.db'));
-  const store = new SqliteRevocationStore({ db: database.db, nowSec });
+  const store = new SqliteRevocationStore({ database, nowSec });
   return {
     writer: store,
     reader: store,
@@ -62,7 +62,7 @@ describe('sqlite revocations', () => {
     const path = join(dir, 'hitl.db');
     try {
       const first = openStateDatabase(path);
-      const before = new SqliteRevocationStore({ db: first.db });
+      const before = new SqliteRevocationStore({ database: first });
       await before.revokeToken('jti-kept', Math.floor(Date.now() / 1000) + 3600);
       await before.revokeUser('user-kept', 1_000);
       await before.close();
@@ -70,7 +70,7 @@ describe('sqlite revocations', () => {
 
       const second = openStateDatabase(path);
       try {
-        const list = await new SqliteRevocationStore({ db: second.db }).list();
+        const list = await new SqliteRevocationStore({ database: second }).list();
         expect(isRevoked(list, { sub: 'other', jti: 'jti-kept', iat: 5_000 })).toBe(true);
         expect(isRevoked(list, { sub: 'user-kept', jti: 'fresh', iat: 1_000 })).toBe(true);
         expect(isRevoked(list, { sub: 'user-kept', jti: 'fresh', iat: 1_001 })).toBe(false);

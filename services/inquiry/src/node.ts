@@ -43,6 +43,7 @@ import {
 import { startNotifiers } from './notify/notifiers.js';
 import { createPushParts } from './push/push-setup.js';
 import { connectRedis } from './redis.js';
+import { ShutdownList } from './shutdown-list.js';
 import { DeviceDeliveryRecorder } from './socket/delivery-recorder.js';
 import { createDeviceGateway } from './socket/gateway.js';
 import { VERSION } from './version.js';
@@ -72,42 +73,70 @@ export interface RunningNode {
   close(): Promise<void>;
 }
 
-/** Starts one service node: HTTP + MCP + Socket.IO on one port, with its store and timers. */
+/**
+ * Starts one service node: HTTP + MCP + Socket.IO on one port, with its store and timers. When the
+ * start fails half-way (the port is taken, Redis refuses a script), everything it had opened is closed
+ * before the error is thrown: the same shutdown list a normal stop runs.
+ */
 export async function startNode(config: Config, options: NodeOptions = {}): Promise<RunningNode> {
   const nodeId = config.nodeId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const logger = options.logger ?? createLogger(config.logLevel, nodeId);
+  const shutdown = new ShutdownList(logger);
+  try {
+    return await openNode(config, options, { nodeId, logger, shutdown });
+  } catch (error) {
+    await shutdown.closeAll();
+    throw error;
+  }
+}
+
+/** Opens the node's parts, each registering its close on `shutdown` as it is opened. */
+async function openNode(
+  config: Config,
+  options: NodeOptions,
+  { nodeId, logger, shutdown }: { nodeId: string; logger: Logger; shutdown: ShutdownList },
+): Promise<RunningNode> {
   const clock = options.clock ?? systemClock;
   const { secret, created: secretCreated } = await loadOrCreateSecret(config.secret, config.stateDir);
   const tokens = new TokenService(secret);
   const links = new LinkTokens(secret);
   const directory = await openDirectory(config.directoryFile, logger);
   const redis = await connectRedis(config, logger);
+  if (redis) shutdown.add('redis', () => redis.close());
   // Without Redis: the durable SQLite file (refuses a second process on the same state dir) or memory.
   const embedded = redis ? undefined : openEmbeddedStore(config);
+  if (embedded) shutdown.add('embedded store', () => embedded.close());
   const store = redis?.store ?? (embedded as EmbeddedParts).store;
+  shutdown.add('inquiry store', () => store.close());
   const limiter = createRateLimiter(config.ratePerMin, redis?.client, 'hitl:rate', { clock });
   const wrongCodes = createRateLimiter(PAIRING_LIMITS.wrongCodesPerMin, redis?.client, 'hitl:pairing:wrong', {
     clock,
   });
+  // The limiters' last pending points go out before the client closes.
+  shutdown.add('rate limiters', () => Promise.all([limiter.close(), wrongCodes.close()]));
   const revocationStore = redis
     ? new RedisRevocationStore({ redis: redis.client })
     : embedded?.database
-      ? new SqliteRevocationStore({ db: embedded.database.db })
+      ? new SqliteRevocationStore({ database: embedded.database })
       : new MemoryRevocationStore();
+  shutdown.add('revocation store', () => revocationStore.close());
   // MCP task handles live beside the inquiries: any node answers for any task, after restarts too.
   const tasks: TaskStore = redis
     ? new RedisTaskStore({ redis: redis.client })
     : embedded?.database
       ? new SqliteTaskStore({ db: embedded.database.db, now: () => clock.now() })
       : new MemoryTaskStore(() => clock.now());
+  shutdown.add('task store', () => tasks.close());
   // Pairings and device records (DESIGN §6.7) live beside the inquiries: pair on one node, claim on another.
   const devices: DeviceStore = redis
     ? new RedisDeviceStore({ redis: redis.client })
     : embedded?.database
       ? new SqliteDeviceStore(embedded.database.db)
       : new MemoryDeviceStore();
+  shutdown.add('device store', () => devices.close());
   const sightings = new DeviceSightings({ devices, clock, logger });
   const revocations = new RevocationCache(revocationStore, logger);
+  shutdown.add('revocation feed', () => revocations.stop());
   await revocations.start();
   tokens.checkRevocations((claims) => revocations.isRevoked(claims));
   const heldCalls = new HeldCalls();
@@ -179,6 +208,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       ? new SqliteDeviceDeliveryLog(embedded.database.db)
       : new MemoryDeviceDeliveryLog();
   const deviceRecorder = new DeviceDeliveryRecorder(deviceDeliveries, logger);
+  shutdown.add('device delivery recorder', () => deviceRecorder.close());
   const notifiers = startNotifiers({
     config,
     directory,
@@ -189,6 +219,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     logger,
     nodeUrl: () => nodeUrl,
   });
+  shutdown.add('notifiers', () => notifiers.stop());
   listeners.push(...notifiers.listeners);
   webhookRetryBytes = notifiers.webhookRetryBytes;
   const push = await createPushParts(config, {
@@ -202,8 +233,9 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       subscription.token !== undefined &&
       tokens.isRevoked({ sub: subscription.userId, role: 'device', ...subscription.token }),
   });
+  shutdown.add('push', () => push.close());
   listeners.push(push.notifier);
-  const stopReloading = directory.reloadOnHangup();
+  shutdown.add('directory reload', directory.reloadOnHangup());
 
   const hostPolicy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
   const app = createApp({
@@ -259,19 +291,21 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     deliveries: deviceRecorder,
     adapter: redis?.adapter,
   });
+  shutdown.add('http and socket.io', async () => {
+    // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
+    await within(clock, 2000, gateway.io.close());
+    httpServer.closeAllConnections();
+  });
   listeners.push(gateway.events);
   deviceCount = () => gateway.io.engine.clientsCount;
   timers.start();
   escalations.start();
-
-  const { port, url } = await listenOn(httpServer, config.port, config.host).catch(async (error) => {
+  shutdown.add('timers', () => {
     timers.stop();
     escalations.stop();
-    notifiers.stop();
-    stopReloading();
-    await embedded?.close();
-    throw error;
   });
+
+  const { port, url } = await listenOn(httpServer, config.port, config.host);
   nodeUrl = url;
   logger.info(
     {
@@ -290,24 +324,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       await within(clock, config.drainMs, heldCalls.whenEmpty());
       heldCalls.releaseAll('node shutting down');
       await heldCalls.whenEmpty();
-      timers.stop();
-      escalations.stop();
-      notifiers.stop();
-      stopReloading();
-      revocations.stop();
-      // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
-      await within(clock, 2000, gateway.io.close());
-      httpServer.closeAllConnections();
-      await deviceRecorder.close();
-      await store.close();
-      await tasks.close();
-      await revocationStore.close();
-      await devices.close();
-      await push.close();
-      await embedded?.close();
-      // The limiters' last pending points go out before the client closes.
-      await Promise.all([limiter.close(), wrongCodes.close()]);
-      await redis?.close();
+      await shutdown.closeAll();
       logger.info('node stopped');
     })();
     return closing;

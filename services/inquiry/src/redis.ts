@@ -1,6 +1,6 @@
-import { RedisInquiryStore } from '@hitl/store';
+import { connectSharedRedis, RedisInquiryStore } from '@hitl/store';
 import type { createShardedAdapter } from '@socket.io/redis-adapter';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createRoomAwareAdapter } from './socket/room-aware-adapter.js';
@@ -12,32 +12,20 @@ export interface RedisParts {
   close(): Promise<void>;
 }
 
-/** Fail fast while Redis is away: callers get a clear retryable error instead of a hang. */
-const CLIENT_OPTIONS = {
-  maxRetriesPerRequest: 2,
-  connectTimeout: 5000,
-  enableOfflineQueue: true,
-  // Reconnect quickly and keep trying: a queued command fails after two quick attempts (~0.3 s),
-  // and the node is back within a second of Redis.
-  retryStrategy: (times: number) => Math.min(times * 100, 1000),
-};
-
 /** Distributed mode: one Redis (or Cluster) client shared by the store, the rate limiter and Socket.IO. */
 export async function connectRedis(config: Config, logger: Logger): Promise<RedisParts | undefined> {
-  if (!config.redisUrl && !config.redisClusterNodes) return undefined;
-  const client = config.redisClusterNodes
-    ? new Cluster(config.redisClusterNodes, { redisOptions: CLIENT_OPTIONS })
-    : new Redis(config.redisUrl ?? '', CLIENT_OPTIONS);
-  client.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const client = connectSharedRedis(config, (error) =>
+    logger.warn({ err: error.message }, 'redis connection error'),
+  );
+  if (!client) return undefined;
   const store = new RedisInquiryStore({ redis: client, retentionMs: config.retentionMs });
   // Socket.IO's own subscriber (sharded pub/sub; on a Cluster, one connection per master).
+  const either = client as Redis | Cluster;
   const subscriber =
-    client instanceof Cluster ? client.duplicate([], { shardedSubscribers: true }) : client.duplicate();
+    either instanceof Cluster ? either.duplicate([], { shardedSubscribers: true }) : either.duplicate();
   subscriber.on('error', () => {});
-  // Typed as Redis for the libraries that accept either; a Cluster works with both.
-  const shared = client as Redis;
   return {
-    client: shared,
+    client,
     store,
     // A channel per room, subscribed by the nodes that have a socket in it ('dynamic'): a user's
     // events reach only the nodes holding that user's devices, and the channels spread over a

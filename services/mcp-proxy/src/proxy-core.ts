@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { TokenService } from '@hitl/auth';
 import { RedisDecisionLog } from '@hitl/decision-agent';
 import { type Config, loadOrCreateSecret } from '@hitl/inquiry';
-import { Redis } from 'ioredis';
+import { connectSharedRedis } from '@hitl/store';
 import { InquiryAsker } from './approval/inquiry-asker.js';
 import { inquiryTokens } from './approval/inquiry-tokens.js';
 import type { AuditSink } from './audit/audit-sink.js';
@@ -32,7 +32,7 @@ export interface ProxyOptions {
   inquiryToken?: string;
   logger: Logger;
   /**
-   * Where decisions go. Default: with REDIS_URL, the shared decision audit log (the Redis stream
+   * Where decisions go. Default: with REDIS_URL or REDIS_CLUSTER_NODES, the shared decision audit log (the Redis stream
    * the inquiry node's `/api/decisions` reads) plus a pino line; without, a pino line each.
    */
   audit?: AuditSink;
@@ -65,14 +65,16 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
       : (await loadOrCreateSecret(config.secret, config.stateDir)).secret;
   const tokens = secret ? new TokenService(secret) : undefined;
   // Distributed mode: one connection for the grants, the operations and the shared decision log.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
-  redis?.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
+  // REDIS_URL or REDIS_CLUSTER_NODES, chosen as the inquiry node chooses (the one factory).
+  const redis = connectSharedRedis(config, (error) =>
+    logger.warn({ err: error.message }, 'redis connection error'),
+  );
   // Without Redis: a SQLite file of the proxy's own (one proxy process per state dir), or memory.
   const timings = { ...DEFAULT_TIMINGS, holdMs: config.tiers.serviceMs, ...options.timings };
   const store: ProxyStore = redis
     ? new RedisProxyStore({ redis })
     : config.embeddedStore === 'sqlite'
-      ? openSqliteStore(join(config.stateDir, 'proxy.db'), clock, timings.resultRetentionMs, logger)
+      ? await openSqliteStore(join(config.stateDir, 'proxy.db'), clock, timings.resultRetentionMs, logger)
       : new MemoryProxyStore(clock);
   const closeStore = async () => {
     await store.close();
@@ -116,20 +118,20 @@ export async function buildProxyCore(options: ProxyOptions): Promise<ProxyCore> 
 }
 
 /** The proxy's state file, with what a previous process left unfinished settled before serving. */
-function openSqliteStore(
+async function openSqliteStore(
   path: string,
   clock: Clock,
   resultRetentionMs: number,
   logger: Logger,
-): SqliteProxyStore {
+): Promise<SqliteProxyStore> {
   const store = new SqliteProxyStore({ path }, clock);
   try {
-    const settled = store.settleInterrupted(interruptedOutcome, resultRetentionMs);
+    const settled = await store.settleInterrupted(interruptedOutcome, resultRetentionMs);
     if (settled.unknownOutcome + settled.parked > 0) {
       logger.warn(settled, 'settled the calls a previous proxy process left unfinished');
     }
   } catch (error) {
-    void store.close();
+    await store.close();
     throw error;
   }
   return store;

@@ -2,8 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStateDatabase } from '@hitl/store';
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { connectSharedRedis, openStateDatabase } from '@hitl/store';
+import {
+  startRedisCluster,
+  startRedisServer,
+  type TestRedisCluster,
+  type TestRedisServer,
+} from '@hitl/store/testing';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryProxyStore } from '../src/store/memory-proxy-store.js';
 import { RedisProxyStore } from '../src/store/redis-proxy-store.js';
@@ -11,12 +17,16 @@ import { SqliteProxyStore } from '../src/store/sqlite-proxy-store.js';
 import { runProxyStoreContract } from './store-contract.js';
 
 let redis: TestRedisServer;
+let cluster: TestRedisCluster;
+/** A Cluster client as the proxy opens one with REDIS_CLUSTER_NODES (the store does not own it). */
+let clusterClient: Redis | undefined;
 beforeAll(async () => {
-  redis = await startRedisServer();
-});
+  [redis, cluster] = await Promise.all([startRedisServer(), startRedisCluster()]);
+}, 60_000);
 const stateDir = mkdtempSync(join(tmpdir(), 'proxy-store-'));
 afterAll(async () => {
-  await redis?.stop();
+  clusterClient?.disconnect();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
   rmSync(stateDir, { recursive: true, force: true });
 });
 
@@ -26,6 +36,11 @@ runProxyStoreContract(
   async (options) =>
     new RedisProxyStore({ redis: redis.url, prefix: `test:${randomUUID()}:proxy:`, ...options }),
 );
+// The same scripts on a 3-master Cluster: each keeps its keys in one slot (hash tags, store/keys.ts).
+runProxyStoreContract('redis cluster', async () => {
+  clusterClient = connectSharedRedis({ redisClusterNodes: cluster.nodes });
+  return new RedisProxyStore({ redis: clusterClient as Redis, prefix: `test:${randomUUID()}:proxy:` });
+});
 runProxyStoreContract(
   'sqlite',
   async (options) => new SqliteProxyStore({ path: join(stateDir, `${randomUUID()}.db`), ...options }),
@@ -100,6 +115,43 @@ describe('SqliteProxyStore across a reopen', () => {
     }
   });
 
+  it('opens a version 2 file as the build before ordered migrations wrote it (columns made by CREATE)', async () => {
+    const path = join(stateDir, 'v2.db');
+    const v2 = openStateDatabase(path);
+    v2.db.exec(`
+      CREATE TABLE schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO schema_versions VALUES ('proxy', 2);
+      CREATE TABLE proxy_grants (grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, digest TEXT NOT NULL,
+        state TEXT NOT NULL, expires_at INTEGER NOT NULL, remove_at INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE INDEX proxy_grants_by_removal ON proxy_grants (remove_at);
+      CREATE TABLE proxy_operations (user_id TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL,
+        state TEXT NOT NULL, owner TEXT NOT NULL, inquiry_id TEXT, grant_id TEXT, result TEXT,
+        updated_at INTEGER NOT NULL, remove_at INTEGER NOT NULL, drive_until INTEGER, call TEXT,
+        PRIMARY KEY (user_id, key)) WITHOUT ROWID;
+      CREATE INDEX proxy_operations_by_removal ON proxy_operations (remove_at);
+    `);
+    const now = Date.now();
+    v2.db
+      .prepare(
+        `INSERT INTO proxy_operations VALUES ('u', 'parked', 'd', 'awaiting_approval', 'o', NULL, 'g', NULL, ?, ?, 0, ?)`,
+      )
+      .run(now, now + 60_000, JSON.stringify({ name: 't', arguments: { a: 1 } }));
+    v2.db
+      .prepare(`INSERT INTO proxy_grants VALUES ('g', 'u', 'd', 'approved', ?, ?)`)
+      .run(now + 60_000, now + 120_000);
+    v2.close();
+    const store = new SqliteProxyStore({ path });
+    try {
+      expect(await store.adoptOperation('u', 'parked', 'c', now + 1000, now)).toMatchObject({
+        owner: 'c',
+        call: { name: 't', arguments: { a: 1 } },
+      });
+      expect(await store.consumeGrant('g', 'd', now)).toBe('ok');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a second proxy on the same file', async () => {
     const path = join(stateDir, 'locked.db');
     const first = new SqliteProxyStore({ path });
@@ -160,7 +212,7 @@ describe('SqliteProxyStore across a reopen', () => {
 
     const second = new SqliteProxyStore({ path });
     try {
-      const settled = second.settleInterrupted((op) => ({ interrupted: op.key }), 60_000);
+      const settled = await second.settleInterrupted((op) => ({ interrupted: op.key }), 60_000);
       expect(settled).toEqual({ unknownOutcome: 2, parked: 2 });
       expect(await second.getOperation('u', 'running')).toMatchObject({
         state: 'done',

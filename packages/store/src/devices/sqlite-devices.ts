@@ -65,7 +65,10 @@ interface DeviceRow {
 export class SqliteDeviceStore implements DeviceStore {
   constructor(private readonly db: SqliteDatabase) {
     // Each step runs once per file (the version is recorded with it), so V2's ALTERs never repeat.
-    migrate(db, 'devices', 2, SCHEMA + SCHEMA_V2);
+    migrate(db, 'devices', [
+      { version: 1, up: SCHEMA },
+      { version: 2, up: SCHEMA_V2 },
+    ]);
   }
 
   async createPairing(pairing: PairingRecord): Promise<void> {

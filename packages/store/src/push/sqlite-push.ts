@@ -52,7 +52,7 @@ export class SqlitePushSubscriptionStore implements PushSubscriptionStore {
   private readonly ofUser: SqliteStatement;
 
   constructor(private readonly db: SqliteDatabase) {
-    migrate(db, 'push-subscriptions', 1, SCHEMA);
+    migrate(db, 'push-subscriptions', [{ version: 1, up: SCHEMA }]);
     this.ofUser = db.prepare(`SELECT * FROM push_subscriptions WHERE user_id = ? ${ORDER}`);
   }
 

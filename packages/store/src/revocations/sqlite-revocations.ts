@@ -1,5 +1,5 @@
 import { migrate } from '../sqlite/migrate.js';
-import { durably, type SqliteDatabase } from '../sqlite/state-database.js';
+import type { SqliteDatabase, StateDatabase } from '../sqlite/state-database.js';
 import { LocalChanges } from './local-changes.js';
 import type { RevocationList, RevocationStore } from './revocations.js';
 
@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS revoked_users (user_id TEXT PRIMARY KEY, issued_up_to
 
 export interface SqliteRevocationOptions {
   /** The node's open state file (shared with the inquiry store and the decision log). */
-  db: SqliteDatabase;
+  database: Pick<StateDatabase, 'db' | 'syncWal'>;
   nowSec?: () => number;
 }
 
@@ -21,33 +21,33 @@ export interface SqliteRevocationOptions {
  */
 export class SqliteRevocationStore implements RevocationStore {
   private readonly db: SqliteDatabase;
+  private readonly syncWal: () => Promise<void>;
   private readonly nowSec: () => number;
   private readonly changes = new LocalChanges();
 
   constructor(options: SqliteRevocationOptions) {
-    this.db = options.db;
+    this.db = options.database.db;
+    this.syncWal = () => options.database.syncWal();
     this.nowSec = options.nowSec ?? (() => Math.floor(Date.now() / 1000));
-    migrate(this.db, 'revocations', 1, SCHEMA);
+    migrate(this.db, 'revocations', [{ version: 1, up: SCHEMA }]);
   }
 
   async revokeToken(jti: string, expiresAtSec = 0): Promise<void> {
-    durably(this.db, () =>
-      this.db
-        .prepare('INSERT OR REPLACE INTO revoked_tokens (jti, expires_at) VALUES (?, ?)')
-        .run(jti, expiresAtSec),
-    );
+    this.db
+      .prepare('INSERT OR REPLACE INTO revoked_tokens (jti, expires_at) VALUES (?, ?)')
+      .run(jti, expiresAtSec);
+    await this.syncWal();
     this.changes.emit();
   }
 
   async revokeUser(userId: string, issuedUpToSec: number): Promise<void> {
-    durably(this.db, () =>
-      this.db
-        .prepare(
-          `INSERT INTO revoked_users (user_id, issued_up_to) VALUES (?, ?)
-           ON CONFLICT (user_id) DO UPDATE SET issued_up_to = max(issued_up_to, excluded.issued_up_to)`,
-        )
-        .run(userId, issuedUpToSec),
-    );
+    this.db
+      .prepare(
+        `INSERT INTO revoked_users (user_id, issued_up_to) VALUES (?, ?)
+         ON CONFLICT (user_id) DO UPDATE SET issued_up_to = max(issued_up_to, excluded.issued_up_to)`,
+      )
+      .run(userId, issuedUpToSec);
+    await this.syncWal();
     this.changes.emit();
   }
 

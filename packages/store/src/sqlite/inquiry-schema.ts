@@ -76,9 +76,14 @@ DROP INDEX IF EXISTS inquiries_by_user;
 `;
 
 /**
- * Creates the inquiry tables, or brings an existing file's forward (each step is idempotent DDL, so a
- * new file runs them all), or checks that they are ones this build reads.
+ * Creates the inquiry tables, or brings an existing file's forward (the steps above its version, in
+ * order; a new file runs them all), or checks that they are ones this build reads.
  */
 export function migrateInquiryTables(db: SqliteDatabase): void {
-  migrate(db, 'inquiries', INQUIRY_SCHEMA_VERSION, SCHEMA_V1 + SCHEMA_V2 + SCHEMA_V3 + SCHEMA_V4);
+  migrate(db, 'inquiries', [
+    { version: 1, up: SCHEMA_V1 },
+    { version: 2, up: SCHEMA_V2 },
+    { version: 3, up: SCHEMA_V3 },
+    { version: INQUIRY_SCHEMA_VERSION, up: SCHEMA_V4 },
+  ]);
 }

@@ -31,9 +31,10 @@ export interface StateDatabase {
 /**
  * Opens (creating when missing) the SQLite file at `path` for this process alone, WAL journal with
  * `synchronous=NORMAL`: a commit is in the WAL (the OS has it) when it returns, so it survives
- * `kill -9`; only a power loss or OS crash can drop the commits since the last fsync. Writes that must
- * also survive that (an answer before its ack) run through {@link durably}, which fsyncs, or wait for
- * `syncWal()` after their commit, which fsyncs the WAL once per turn of the event loop.
+ * `kill -9`; only a power loss or OS crash can drop the commits since the last fsync. A write that must
+ * also survive that (an answer, a revocation, a used grant, before each is acknowledged) awaits
+ * `syncWal()` after its commit: the one durability path, one fsync of the WAL per turn of the event
+ * loop shared by every write of that turn.
  *
  * Exclusivity comes from a second, tiny SQLite file beside it (`<path>.lock`) opened with
  * `locking_mode=EXCLUSIVE` and written once: SQLite keeps that file's lock until the connection closes,
@@ -84,19 +85,6 @@ export function openStateDatabase(path: string, holder: StateHolder = 'hitl node
       lock.close();
     },
   };
-}
-
-/**
- * Runs `write` with `synchronous=FULL`: its commit is fsynced (with every commit before it) before
- * this returns, so it survives a power loss, not only a crash of the process.
- */
-export function durably<T>(db: SqliteDatabase, write: () => T): T {
-  db.exec('PRAGMA synchronous = FULL');
-  try {
-    return write();
-  } finally {
-    db.exec('PRAGMA synchronous = NORMAL');
-  }
 }
 
 /** Where a node keeps its inquiries inside its state directory. */

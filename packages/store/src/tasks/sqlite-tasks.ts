@@ -46,7 +46,7 @@ export class SqliteTaskStore implements TaskStore {
   constructor(options: SqliteTaskOptions) {
     const { db } = options;
     this.now = options.now ?? Date.now;
-    migrate(db, 'tasks', 1, SCHEMA);
+    migrate(db, 'tasks', [{ version: 1, up: SCHEMA }]);
     this.insert = db.prepare(
       'INSERT INTO tasks (task_id, user_id, list_key, expires_at, body) VALUES (?, ?, ?, ?, ?)',
     );

@@ -49,7 +49,7 @@ export class SqliteDecisionLog implements DecisionLog {
 
   constructor(private readonly options: SqliteDecisionLogOptions) {
     this.db = options.db;
-    migrate(this.db, 'decisions', 1, SCHEMA);
+    migrate(this.db, 'decisions', [{ version: 1, up: SCHEMA }]);
     this.insert = this.db.prepare(
       'INSERT INTO decisions (ms, seq, at, user_id, outcome, strategy, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );

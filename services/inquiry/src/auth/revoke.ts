@@ -1,20 +1,8 @@
 import type { RevocationBody, TokenClaims } from '@hitl/protocol';
-import { RedisRevocationStore } from '@hitl/store';
-import { Cluster, Redis } from 'ioredis';
+import { connectSharedRedis, RedisRevocationStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { RevocationCache } from './revocation-cache.js';
-
-const CLIENT_OPTIONS = { maxRetriesPerRequest: 2, connectTimeout: 5000 };
-
-function sharedClient(config: Config): Redis | Cluster | undefined {
-  if (!config.redisUrl && !config.redisClusterNodes) return undefined;
-  const client = config.redisClusterNodes
-    ? new Cluster(config.redisClusterNodes, { redisOptions: CLIENT_OPTIONS })
-    : new Redis(config.redisUrl ?? '', CLIENT_OPTIONS);
-  client.on('error', () => {});
-  return client;
-}
 
 /**
  * The revocation list of the nodes' shared store, kept current like a node keeps it: for a process
@@ -24,7 +12,7 @@ export async function followSharedRevocations(
   config: Config,
   logger: Logger,
 ): Promise<{ isRevoked(claims: TokenClaims): boolean; close(): Promise<void> } | undefined> {
-  const client = sharedClient(config);
+  const client = connectSharedRedis(config);
   if (!client) return undefined;
   const store = new RedisRevocationStore({ redis: client });
   const cache = new RevocationCache(store, logger);
@@ -52,7 +40,7 @@ export async function revokeInSharedStore(
   body: RevocationBody,
   now: number = Date.now(),
 ): Promise<RevocationReceipt | undefined> {
-  const client = sharedClient(config);
+  const client = connectSharedRedis(config);
   if (!client) return undefined;
   const store = new RedisRevocationStore({ redis: client });
   try {

@@ -81,7 +81,7 @@ export class SqliteDeliveryLog implements DeliveryLog {
     private readonly db: SqliteDatabase,
     private readonly max = 10_000,
   ) {
-    migrate(db, 'webhook_deliveries', 1, SCHEMA);
+    migrate(db, 'webhook_deliveries', [{ version: 1, up: SCHEMA }]);
   }
 
   async save(delivery: Delivery): Promise<void> {

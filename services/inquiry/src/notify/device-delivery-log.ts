@@ -56,7 +56,7 @@ export class SqliteDeviceDeliveryLog implements DeviceDeliveryLog {
     private readonly db: SqliteDatabase,
     private readonly maxRows = 100_000,
   ) {
-    migrate(db, 'device_deliveries', 1, SCHEMA);
+    migrate(db, 'device_deliveries', [{ version: 1, up: SCHEMA }]);
     this.insert = db.prepare('INSERT INTO device_deliveries (inquiry_id, body) VALUES (?, ?)');
     this.trimInquiry = db.prepare(
       `DELETE FROM device_deliveries WHERE inquiry_id = ? AND seq NOT IN

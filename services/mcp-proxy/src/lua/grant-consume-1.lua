@@ -2,6 +2,10 @@
   Uses an approved grant for one call: only a call with the same digest, before expiry, once.
   The check and the state change are one step, so two callers can never both succeed.
 
+  The same rule as consumeRule in src/store/grant-rules.ts (the memory and SQLite stores apply that
+  one), kept here because the read and the move must be one atomic step in Redis; the store
+  contract suite (test/store-contract.ts) runs on all three stores and proves they agree.
+
   Input:
     KEYS[1] grant hash   hitl:proxy:grant:{g:<grantId>}
     ARGV[1] digest of the call about to be forwarded

@@ -2,6 +2,10 @@
   Records the human's verdict on a pending grant, once. A verdict that arrives after the grant's
   expiry expires it instead, so a late "approve" can never execute anything.
 
+  The same rule as decideRule in src/store/grant-rules.ts (the memory and SQLite stores apply that
+  one), kept here because the read and the move must be one atomic step in Redis; the store
+  contract suite (test/store-contract.ts) runs on all three stores and proves they agree.
+
   Input:
     KEYS[1] grant hash   hitl:proxy:grant:{g:<grantId>}
     ARGV[1] verdict      approved | rejected

@@ -1,3 +1,4 @@
+import { consumeRule, decideRule, grantRemoveAt } from './grant-rules.js';
 import { OperationWaiters } from './op-waiters.js';
 import {
   type BeginResult,
@@ -23,9 +24,6 @@ interface OperationRow extends Operation {
   removeAt: number;
 }
 
-/** How long a decided or used grant stays readable after its expiry. */
-const GRANT_RETENTION_MS = 60 * 60_000;
-
 /** The embedded store: one process, no setup. Same behaviour as the Redis store (one contract suite). */
 export class MemoryProxyStore implements ProxyStore {
   private readonly cancelListeners = new Set<(callKey: string) => void>();
@@ -49,34 +47,22 @@ export class MemoryProxyStore implements ProxyStore {
     this.grants.set(grant.grantId, {
       ...grant,
       state: 'pending',
-      removeAt: grant.expiresAt + GRANT_RETENTION_MS,
+      removeAt: grantRemoveAt(grant.expiresAt),
     });
   }
 
   async decideGrant(grantId: string, decision: GrantVerdict, now: number): Promise<DecideOutcome> {
     const grant = this.liveGrant(grantId);
-    if (!grant) return 'not_found';
-    if (grant.state !== 'pending') return 'not_pending';
-    if (now > grant.expiresAt) {
-      grant.state = 'expired';
-      return 'expired';
-    }
-    grant.state = decision;
-    return decision;
+    const { outcome, to } = decideRule(grant, decision, now);
+    if (grant && to) grant.state = to;
+    return outcome;
   }
 
   async consumeGrant(grantId: string, digest: string, now: number): Promise<ConsumeOutcome> {
     const grant = this.liveGrant(grantId);
-    if (!grant) return 'not_found';
-    if (grant.digest !== digest) return 'mismatch';
-    if (grant.state === 'used' || grant.state === 'expired') return grant.state;
-    if (grant.state !== 'approved') return 'not_approved';
-    if (now > grant.expiresAt) {
-      grant.state = 'expired';
-      return 'expired';
-    }
-    grant.state = 'used';
-    return 'ok';
+    const { outcome, to } = consumeRule(grant, digest, now);
+    if (grant && to) grant.state = to;
+    return outcome;
   }
 
   async beginOperation(op: OperationClaim, leaseMs: number, now: number): Promise<BeginResult> {

@@ -1,5 +1,6 @@
 import { readReply } from '@hitl/store';
 import { type Cluster, Redis } from 'ioredis';
+import { grantRemoveAt } from './grant-rules.js';
 import { DEFAULT_PROXY_PREFIX, type ProxyKeys, proxyKeys } from './keys.js';
 import { OperationWaiters } from './op-waiters.js';
 import type {
@@ -26,9 +27,6 @@ export interface RedisProxyStoreOptions {
   waitPollMs?: number;
 }
 
-/** How long a decided or used grant stays readable after its expiry. */
-const GRANT_RETENTION_MS = 60 * 60_000;
-
 /** Distributed mode: grants and operations in Redis, the single source of truth for every proxy node. */
 export class RedisProxyStore implements ProxyStore {
   private readonly redis: Redis | Cluster;
@@ -51,7 +49,7 @@ export class RedisProxyStore implements ProxyStore {
 
   async createGrant(grant: NewGrant): Promise<void> {
     const key = this.keys.grant(grant.grantId);
-    const ttl = Math.max(1, grant.expiresAt - Date.now()) + GRANT_RETENTION_MS;
+    const ttl = Math.max(1, grantRemoveAt(grant.expiresAt) - Date.now());
     await this.redis
       .multi()
       .hset(key, {

@@ -1,11 +1,8 @@
-import { migrate, type SqliteDatabase } from '@hitl/store';
+import { type Migration, migrate, type SqliteDatabase } from '@hitl/store';
 import type { GrantState, NewGrant, Operation, OperationClaim, StoredCall } from './proxy-store.js';
 
-/** Version 2 added `drive_until` and `call` (approvals that outlive the hold). */
-const SCHEMA_VERSION = 2;
-
-/** The proxy's tables in its own state file (`HITL_STATE_DIR/proxy.db`). */
-const SCHEMA = `
+/** Version 1: the proxy's tables in its own state file (`HITL_STATE_DIR/proxy.db`). */
+const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS proxy_grants (
   grant_id   TEXT PRIMARY KEY,
   user_id    TEXT NOT NULL,
@@ -26,12 +23,22 @@ CREATE TABLE IF NOT EXISTS proxy_operations (
   result     TEXT,
   updated_at INTEGER NOT NULL,
   remove_at  INTEGER NOT NULL,
-  drive_until INTEGER,
-  call       TEXT,
   PRIMARY KEY (user_id, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS proxy_operations_by_removal ON proxy_operations (remove_at);
 `;
+
+/** Version 2: `drive_until` and `call`, for approvals that outlive the hold. */
+const SCHEMA_V2 = `
+ALTER TABLE proxy_operations ADD COLUMN drive_until INTEGER;
+ALTER TABLE proxy_operations ADD COLUMN call TEXT;
+`;
+
+/** The proxy's steps, in order (see `migrate` in @hitl/store): a file of any older version opens. */
+export const PROXY_MIGRATIONS: readonly Migration[] = [
+  { version: 1, up: SCHEMA_V1 },
+  { version: 2, up: SCHEMA_V2 },
+];
 
 export interface GrantRow extends NewGrant {
   state: GrantState;
@@ -54,8 +61,7 @@ interface OperationColumns {
 /** Creates the proxy tables (or checks their version) and reads rows; rows past `remove_at` are gone. */
 export class ProxyRows {
   constructor(private readonly db: SqliteDatabase) {
-    addVersion2Columns(db);
-    migrate(db, 'proxy', SCHEMA_VERSION, SCHEMA);
+    migrate(db, 'proxy', PROXY_MIGRATIONS);
   }
 
   grant(grantId: string, now: number): GrantRow | undefined {
@@ -226,12 +232,4 @@ export class ProxyRows {
     this.db.prepare('DELETE FROM proxy_grants WHERE remove_at <= ?').run(now);
     this.db.prepare('DELETE FROM proxy_operations WHERE remove_at <= ?').run(now);
   }
-}
-
-/** Adds the version 2 columns to a version 1 table (the schema then only records the new version). */
-function addVersion2Columns(db: SqliteDatabase): void {
-  const columns = db.prepare('PRAGMA table_info(proxy_operations)').all() as { name: string }[];
-  if (columns.length === 0 || columns.some((c) => c.name === 'drive_until')) return;
-  db.exec('ALTER TABLE proxy_operations ADD COLUMN drive_until INTEGER');
-  db.exec('ALTER TABLE proxy_operations ADD COLUMN call TEXT');
 }

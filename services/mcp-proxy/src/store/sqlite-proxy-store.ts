@@ -1,4 +1,5 @@
-import { durably, openStateDatabase, type StateDatabase } from '@hitl/store';
+import { openStateDatabase, type StateDatabase } from '@hitl/store';
+import { consumeRule, decideRule, grantRemoveAt } from './grant-rules.js';
 import { OperationWaiters } from './op-waiters.js';
 import type {
   BeginResult,
@@ -12,8 +13,6 @@ import type {
 } from './proxy-store.js';
 import { ProxyRows } from './sqlite-proxy-rows.js';
 
-/** How long a decided or used grant stays readable after its expiry (as in the memory store). */
-const GRANT_RETENTION_MS = 60 * 60_000;
 /** Lapsed rows are deleted at most this often; reads skip them exactly anyway. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -21,7 +20,8 @@ const PRUNE_EVERY_MS = 60_000;
  * The proxy's durable single-process store: grants and operations in a SQLite file of their own, so a
  * restarted proxy still knows which grants were used and which operations finished (a retried call
  * gets the stored result instead of running again). The writes that decide whether a backend call
- * runs (using a grant, claiming and finishing an operation) are fsynced before they return.
+ * runs (using a grant, claiming and finishing an operation) are on disk before they return: each
+ * awaits the state file's `syncWal()`, the one durability path of every SQLite store.
  * Same behaviour as the memory and Redis stores (one contract suite).
  */
 export class SqliteProxyStore implements ProxyStore {
@@ -51,39 +51,36 @@ export class SqliteProxyStore implements ProxyStore {
 
   async createGrant(grant: NewGrant): Promise<void> {
     this.prune();
-    this.rows.insertGrant(grant, grant.expiresAt + GRANT_RETENTION_MS);
+    this.rows.insertGrant(grant, grantRemoveAt(grant.expiresAt));
   }
 
   async decideGrant(grantId: string, decision: 'approved' | 'rejected', now: number): Promise<DecideOutcome> {
     const grant = this.rows.grant(grantId, this.clock.now());
-    if (!grant) return 'not_found';
-    if (grant.state !== 'pending') return 'not_pending';
-    const to = now > grant.expiresAt ? 'expired' : decision;
-    if (!this.rows.moveGrant(grantId, 'pending', to)) return 'not_pending';
-    return to;
+    const { outcome, to } = decideRule(grant, decision, now);
+    // The move checks the state read: a verdict recorded in between makes this one `not_pending`.
+    if (grant && to && !this.rows.moveGrant(grantId, grant.state, to)) return 'not_pending';
+    return outcome;
   }
 
   async consumeGrant(grantId: string, digest: string, now: number): Promise<ConsumeOutcome> {
     const grant = this.rows.grant(grantId, this.clock.now());
-    if (!grant) return 'not_found';
-    if (grant.digest !== digest) return 'mismatch';
-    if (grant.state === 'used' || grant.state === 'expired') return grant.state;
-    if (grant.state !== 'approved') return 'not_approved';
-    const to = now > grant.expiresAt ? 'expired' : 'used';
-    // Fsynced: a grant once used stays used, even across a power loss.
-    const moved = durably(this.database.db, () => this.rows.moveGrant(grantId, 'approved', to));
-    if (!moved) return 'used';
-    return to === 'used' ? 'ok' : 'expired';
+    const { outcome, to } = consumeRule(grant, digest, now);
+    if (!grant || !to) return outcome;
+    // A caller that used it in between wins; this one is told it is used.
+    if (!this.rows.moveGrant(grantId, grant.state, to)) return 'used';
+    // On disk before the caller forwards: a grant once used stays used, even across a power loss.
+    await this.database.syncWal();
+    return outcome;
   }
 
   async beginOperation(op: OperationClaim, leaseMs: number, now: number): Promise<BeginResult> {
     this.prune();
     const existing = this.rows.operation(op.userId, op.key, this.clock.now());
     if (existing) return { started: false, existing };
-    const claimed = durably(this.database.db, () =>
-      this.rows.claimOperation(op, now + leaseMs, this.clock.now()),
-    );
-    if (claimed) return { started: true };
+    if (this.rows.claimOperation(op, now + leaseMs, this.clock.now())) {
+      await this.database.syncWal();
+      return { started: true };
+    }
     const holder = this.rows.operation(op.userId, op.key, this.clock.now());
     return holder ? { started: false, existing: holder } : { started: true };
   }
@@ -106,11 +103,18 @@ export class SqliteProxyStore implements ProxyStore {
     retentionMs: number,
     now: number,
   ): Promise<boolean> {
-    const finished = durably(this.database.db, () =>
-      this.rows.finishOperation(userId, key, owner, result, now + retentionMs, this.clock.now()),
+    const finished = this.rows.finishOperation(
+      userId,
+      key,
+      owner,
+      result,
+      now + retentionMs,
+      this.clock.now(),
     );
-    if (finished) this.waiters.notify(OperationWaiters.id(userId, key));
-    return finished;
+    if (!finished) return false;
+    await this.database.syncWal();
+    this.waiters.notify(OperationWaiters.id(userId, key));
+    return true;
   }
 
   async getOperation(userId: string, key: string): Promise<Operation | null> {
@@ -151,10 +155,10 @@ export class SqliteProxyStore implements ProxyStore {
    * owner's lease, and collects the same approval; its grant is kept (single use, with its expiry).
    * Fsynced, one transaction. Call once, at start, before serving.
    */
-  settleInterrupted(
+  async settleInterrupted(
     interrupted: (op: Operation) => unknown,
     retentionMs: number,
-  ): { unknownOutcome: number; parked: number } {
+  ): Promise<{ unknownOutcome: number; parked: number }> {
     const now = this.clock.now();
     const settle = this.database.db.transaction(() => {
       let unknownOutcome = 0;
@@ -171,7 +175,9 @@ export class SqliteProxyStore implements ProxyStore {
       }
       return { unknownOutcome, parked };
     });
-    return durably(this.database.db, () => settle());
+    const settled = settle();
+    await this.database.syncWal();
+    return settled;
   }
 
   /** One process: a cancel reaches this process's listeners only. */
