@@ -66,7 +66,7 @@ export interface RunningNode {
   logger: Logger;
   /** The directory in force (reloaded on `SIGHUP`, or by calling `reload()`). */
   directory: DirectoryHolder;
-  /** Pairings and device records (DESIGN §6.7). */
+  /** Pairings and device records. */
   devices: DeviceStore;
   /** Stops taking new calls, lets held calls finish up to the drain timeout, then closes everything. */
   close(): Promise<void>;
@@ -100,7 +100,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
     : embedded?.database
       ? new SqliteTaskStore({ db: embedded.database.db, now: () => clock.now() })
       : new MemoryTaskStore(() => clock.now());
-  // Pairings and device records (DESIGN §6.7) live beside the inquiries: pair on one node, claim on another.
+  // Pairings and device records live beside the inquiries: pair on one node, claim on another.
   const devices: DeviceStore = redis
     ? new RedisDeviceStore({ redis: redis.client })
     : embedded?.database

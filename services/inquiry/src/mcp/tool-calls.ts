@@ -142,7 +142,7 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
   if (inquiry?.status !== 'pending' || waitMs === 0)
     return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
-  // Held like send_inquiry (DESIGN §6.1): the first progress at once, naming the inquiry; beats
+  // Held like send_inquiry: the first progress at once, naming the inquiry; beats
   // that say how a team's or a quorum's question stands.
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry, progressReader(ctx, inquiry));
   return hold(ctx, inquiry, extra, ctx.clock.now() + waitMs, heartbeat);
