@@ -56,7 +56,7 @@ export function runTool(
   extra: CallExtra,
 ): Promise<CallToolResult | CreateTaskResult> {
   // Promise chains, not awaits, from here down to the wait: a held call keeps one suspended
-  // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call), and
+  // async frame (waitForEnd) instead of one per level (bench/results/HISTORY.md, RSS per held call), and
   // dispatch is not async (an async function returning the tool's promise is one more link).
   try {
     return dispatch(ctx, params, extra);
