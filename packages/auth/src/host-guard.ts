@@ -18,7 +18,7 @@ export interface HostPolicy {
 }
 
 /**
- * DNS-rebinding defence (DESIGN §3.3), one rule for every door (the node's HTTP and Socket.IO,
+ * DNS-rebinding defence, one rule for every door (the node's HTTP and Socket.IO,
  * the approval proxy, `hitl decide`): why a request's Host / Origin is refused, or `null` when
  * both are fine. Loopback names pass on any port; anything else must be listed.
  *

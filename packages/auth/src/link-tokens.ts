@@ -33,7 +33,7 @@ const PayloadSchema = z.object({
 });
 
 /**
- * Signs and checks answer links (DESIGN §6.3): a link is a capability for one inquiry, so it is signed
+ * Signs and checks answer links: a link is a capability for one inquiry, so it is signed
  * with a key derived from the node secret for this purpose alone. A link never verifies as a bearer
  * token, nor a bearer token as a link (different key, and an audience bearer tokens do not carry).
  */

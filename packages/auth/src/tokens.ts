@@ -32,7 +32,7 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  /** Installs the node's revocation list (DESIGN §6.4). */
+  /** Installs the node's revocation list. */
   checkRevocations(check: RevocationCheck): void {
     this.revoked = check;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The channels that reach a person with no page open (DESIGN §6.3). */
+/** The channels that reach a person with no page open. */
 export const DeliveryChannelSchema = z.enum(['webhook', 'email', 'push']);
 export type DeliveryChannel = z.infer<typeof DeliveryChannelSchema>;
 
@@ -31,7 +31,7 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 export const MAX_DEVICE_DELIVERIES = 50;
 
 /**
- * One inquiry handed to one live device socket (DESIGN §6.6, the ops timeline): `new` when it was
+ * One inquiry handed to one live device socket (the ops timeline): `new` when it was
  * pushed as it was asked, `sync` when a (re)connecting device got it in its pending list. Recorded by
  * the node the socket is on; `GET /api/inquiries/:id/channels` (ops) lists them as `devices`.
  */

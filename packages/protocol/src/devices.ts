@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { UserIdSchema } from './tokens.js';
 
 /**
- * Adding a device the way iCloud does (DESIGN §6.7): a signed-in device makes a one-time pairing
+ * Adding a device the way iCloud does: a signed-in device makes a one-time pairing
  * code, the new device claims it and gets a device token of its own. Browser-safe.
  */
 export const PAIRING_LIMITS = {
   /** Characters in a pairing code. */
   codeLength: 8,
-  /** The longest a pairing lives (DESIGN: ≤ 10 minutes). */
+  /** The longest a pairing lives (at most 10 minutes). */
   maxTtlMs: 10 * 60_000,
   /** Wrong codes one address may send in a minute; the next is 429. */
   wrongCodesPerMin: 10,

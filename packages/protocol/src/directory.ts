@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * The directory (DESIGN §6.5, §6.3): who the people are, how each wants to be reached when no page is
+ * The directory: who the people are, how each wants to be reached when no page is
  * open, the teams an agent may ask, and the webhooks that hear about inquiries. One file
  * (`HITL_DIRECTORY_FILE`, YAML or JSON), checked at start and on every reload.
  */

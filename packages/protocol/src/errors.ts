@@ -8,7 +8,7 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'already_resolved',
-  /** A quorum approval's voter voted already (DESIGN §6.5). */
+  /** A quorum approval's voter voted already. */
   'already_voted',
   'too_early',
   'payload_too_large',
@@ -16,7 +16,7 @@ export const ERROR_CODES = [
   'too_many_pending',
   'unavailable',
   'internal',
-  /** A pairing code that is wrong, used or expired (one answer for all three: DESIGN §6.7). */
+  /** A pairing code that is wrong, used or expired (one answer for all three, so a guesser learns nothing). */
   'invalid_pairing',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -140,7 +140,7 @@ export const InquiryContentSchema = z.object({
   critical: z.boolean(),
   confidence: ConfidenceSchema.optional(),
   fallback: FallbackSchema.optional(),
-  /** Approvals only: how many distinct people must approve (DESIGN §6.5); one reject vetoes. */
+  /** Approvals only: how many distinct people must approve; one reject vetoes. */
   quorum: z.number().int().min(2).max(LIMITS.quorumMax).optional(),
 });
 export type InquiryContent = z.infer<typeof InquiryContentSchema>;

@@ -20,13 +20,13 @@ export const LIMITS = {
   bodyBytes: 256 * 1024,
   /** Socket.IO `maxHttpBufferSize`, in bytes. */
   socketBufferBytes: 64 * 1024,
-  /** One `inquiry:sync` page, in bytes of JSON (DESIGN §6.4). */
+  /** One `inquiry:sync` page, in bytes of JSON. */
   syncPageBytes: 256 * 1024,
   /** Page size for lists. */
   pageSize: 200,
   /** Users one inquiry is addressed to (an `audience`, a team's members), after removing repeats. */
   audienceUsers: 100,
-  /** Most approvals a quorum may require (DESIGN §6.5). */
+  /** Most approvals a quorum may require. */
   quorumMax: 10,
   /** How deep a JSON body may nest (objects and arrays), counted from its root. */
   jsonDepth: 64,

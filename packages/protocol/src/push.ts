@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InquiryKindSchema, ResolvedBySchema, TerminalStatusSchema } from './inquiry.js';
 
-/** Push limits (DESIGN §6.3). Push services accept about 4 KB of encrypted payload. */
+/** Push limits. Push services accept about 4 KB of encrypted payload. */
 export const PUSH_LIMITS = {
   /** Subscriptions one user may hold; a new one beyond it drops the oldest. */
   subscriptionsPerUser: 20,

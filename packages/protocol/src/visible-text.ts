@@ -1,5 +1,5 @@
 /**
- * Agent text is untrusted (DESIGN §5, §6.4). Characters a person cannot see can make text read as
+ * Agent text is untrusted. Characters a person cannot see can make text read as
  * something it is not: a bidirectional override (`invoice\u202Efdp.exe` displays as `invoiceexe.pdf`,
  * and reverses the text after it), zero-width and other invisible format characters, Unicode tags
  * (text hidden from people but read by models), and control characters (in a terminal an escape

@@ -3,7 +3,7 @@ import { decodeTime, monotonicFactory } from 'ulid';
 
 /**
  * Random bytes for ids, drawn from the CSPRNG 4 KB at a time: ulid's own generator asks it for one
- * byte per character (16 calls per id, ~2% of a node's CPU at full load; docs/BENCHMARKS.md).
+ * byte per character (16 calls per id, ~2% of a node's CPU at full load; bench/results/HISTORY.md).
  */
 const pool = new Uint8Array(4096);
 let used = pool.length;

@@ -8,7 +8,7 @@ import { watchSocket } from './security/socket-helpers.js';
 const INVALID = { error: { code: 'invalid_pairing' } };
 const deviceToken = (user: string, name = 'Laptop') => tokens.sign({ sub: user, role: 'device', name });
 
-/** DESIGN §6.7 on real node processes: two on one Redis (pair on one, claim on the other) and one embedded. */
+/** Pairing on real node processes: two on one Redis (pair on one, claim on the other) and one embedded. */
 describe('adding a device by pairing code', { timeout: 90_000 }, () => {
   let redis: TestRedisServer;
   let a: NodeProcess;

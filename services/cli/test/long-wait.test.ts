@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mcpClient, type NodeProcess, sleep, spawnNode, token } from './node-process.js';
 
-/** DESIGN §6.1: an answer window longer than the hold; `pending`, then `get_inquiry` with `waitMs`. */
+/** Long waits: an answer window longer than the hold; `pending`, then `get_inquiry` with `waitMs`. */
 
 type ToolResult = { structuredContent: InquiryResult; content: { type: string; text: string }[] };
 const call = async (agent: Client, name: string, args: Record<string, unknown>) =>

@@ -22,7 +22,7 @@ const ConfigSchema = CROSS_CHECKS.reduce(
   EnvVars,
 ).transform(toConfig);
 
-/** What the node runs on: the checked environment (DESIGN §3.1). */
+/** What the node runs on: the checked environment. */
 export type Config = z.output<typeof ConfigSchema>;
 
 /** `T` with each member that may be undefined made optional (`redisUrl?: string`), for callers that build one. */
@@ -61,7 +61,7 @@ function toConfig(e: Env) {
     maxSocketsPerToken: e.HITL_MAX_SOCKETS_PER_TOKEN,
     /** Socket.IO handshakes per minute per token (an address gets five times it); 0: no limit. */
     handshakesPerMin: e.HITL_HANDSHAKES_PER_MIN,
-    /** How long a pairing code lives (`HITL_PAIRING_TTL_MS`, 1 s .. 10 min; DESIGN §6.7). */
+    /** How long a pairing code lives (`HITL_PAIRING_TTL_MS`, 1 s .. 10 min). */
     pairingTtlMs: e.HITL_PAIRING_TTL_MS,
     heartbeatMs: e.HITL_HEARTBEAT_MS,
     retentionMs: e.HITL_RETENTION_MS,
@@ -116,7 +116,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * Reads and checks the whole configuration from the environment (DESIGN §3.1). An empty value counts
+ * Reads and checks the whole configuration from the environment. An empty value counts
  * as unset.
  * @throws ConfigError naming every bad variable at once, each with what is wrong and its value, except
  *   that a secret's value is never shown and a URL's password shows as `***`

@@ -67,7 +67,7 @@ export interface RunningNode {
   logger: Logger;
   /** The directory in force (reloaded on `SIGHUP`, or by calling `reload()`). */
   directory: DirectoryHolder;
-  /** Pairings and device records (DESIGN §6.7). */
+  /** Pairings and device records. */
   devices: DeviceStore;
   /** Stops taking new calls, lets held calls finish up to the drain timeout, then closes everything. */
   close(): Promise<void>;
@@ -127,7 +127,7 @@ async function openNode(
       ? new SqliteTaskStore({ db: embedded.database.db, now: () => clock.now() })
       : new MemoryTaskStore(() => clock.now());
   shutdown.add('task store', () => tasks.close());
-  // Pairings and device records (DESIGN §6.7) live beside the inquiries: pair on one node, claim on another.
+  // Pairings and device records live beside the inquiries: pair on one node, claim on another.
   const devices: DeviceStore = redis
     ? new RedisDeviceStore({ redis: redis.client })
     : embedded?.database

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestNode, type TestDevice, type TestNode } from './harness.js';
 
-/** DESIGN §6.3 answer links: `/a/<link token>`, one inquiry, answered once, GET changes nothing. */
+/** Answer links: `/a/<link token>`, one inquiry, answered once, GET changes nothing. */
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const structured = (r: unknown) => (r as { structuredContent: InquiryResult }).structuredContent;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DirectoryHolder } from '../src/directory/directory.js';
 import { startTestNode, type TestNode } from './harness.js';
 
-/** DESIGN §6.3 email: a real SMTP server on loopback receives the mail; its link answers the inquiry. */
+/** Email: a real SMTP server on loopback receives the mail; its link answers the inquiry. */
 
 const structured = (r: unknown) => (r as { structuredContent: InquiryResult }).structuredContent;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, startTeamCluster, type TeamCluster, type TestNode } from './harness.js';
 
 /**
- * Escalation and quorum approvals (DESIGN §6.5) on two real nodes sharing one redis-server, with real
+ * Escalation and quorum approvals on two real nodes sharing one redis-server, with real
  * socket.io devices and the official MCP client.
  */
 const DIRECTORY = {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type StoreKind, startTestNode, type TestNode } from './harness.js';
 import { browserKeys, decryptPush, startPushService, verifyVapid } from './push-service.js';
 
-/** DESIGN §6.3 Web Push: a real node pushing to a push service on loopback, decrypted like a browser. */
+/** Web Push: a real node pushing to a push service on loopback, decrypted like a browser. */
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const structured = (r: unknown) => (r as { structuredContent: InquiryResult }).structuredContent;

@@ -8,7 +8,7 @@ import type { Delivery, InquiryResult } from '@hitl/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_KINDS, startTestNode, type TestNode } from './harness.js';
 
-/** DESIGN §6.3 webhooks: Standard Webhooks signatures, retries with the same id, SSRF guard, ops log. */
+/** Webhooks: Standard Webhooks signatures, retries with the same id, SSRF guard, ops log. */
 
 const structured = (r: unknown) => (r as { structuredContent: InquiryResult }).structuredContent;
 

@@ -12,7 +12,7 @@ import {
 } from './harness.js';
 
 /**
- * A two-person rule in the proxy's policy (DESIGN §6.5, §3.7): `charge` needs two approvals from the
+ * A two-person rule in the proxy's policy: `charge` needs two approvals from the
  * `treasury` team before the backend runs it once; one approval alone runs nothing.
  */
 const DIRECTORY = {

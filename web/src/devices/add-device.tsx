@@ -12,7 +12,7 @@ function timeLeft(at: number, now: number): string {
 }
 
 /**
- * "Add a device" (DESIGN §6.7): a one-time pairing as a QR code for the phone's camera, and as a
+ * "Add a device": a one-time pairing as a QR code for the phone's camera, and as a
  * code and link to type; a new one once it expires. `devices` is the Devices list as it is re-read:
  * a device that was not in it when the code was made is the one that used it, and then the panel says
  * so instead of counting down a code that no longer works.

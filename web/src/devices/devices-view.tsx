@@ -40,7 +40,7 @@ function ConfirmRevoke({
 }
 
 /**
- * "Devices" (DESIGN §6.7): every device that can answer for this person, this one marked, each
+ * "Devices": every device that can answer for this person, this one marked, each
  * revocable; "Add a device" shows a pairing code.
  */
 export function DevicesView({ token }: { token: string }) {

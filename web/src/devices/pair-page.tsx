@@ -23,7 +23,7 @@ function problemOf(error: unknown): string {
 }
 
 /**
- * `/pair` (DESIGN §6.7): the page a pairing QR code opens. It reads the code from the URL (or the
+ * `/pair`: the page a pairing QR code opens. It reads the code from the URL (or the
  * person types it), asks for a name for this device, claims the pairing and keeps the new device
  * token like any sign-in.
  */

@@ -15,7 +15,7 @@ function attemptText(attempt: Delivery['attempts'][number]): string {
 }
 
 /**
- * Which channels reached out for this inquiry beyond open pages, and what each said (DESIGN §6.3):
+ * Which channels reached out for this inquiry beyond open pages, and what each said:
  * push accepted or gone, mail accepted, every webhook attempt.
  */
 export function ChannelList({ channels, error }: ChannelsState) {

@@ -12,7 +12,7 @@ const EVENTS = {
 } as const;
 
 /**
- * The ops socket (DESIGN §6.6): the server puts an ops token's socket in the ops room, which hears every
+ * The ops socket: the server puts an ops token's socket in the ops room, which hears every
  * user's `inquiry:new` / `inquiry:updated` / `inquiry:resolved` on every node. Only the inquiry id is
  * used from an event; the console reads the inquiry itself over REST.
  */

@@ -26,7 +26,7 @@ async function serverError(res: Response): Promise<string> {
 }
 
 /**
- * "Enable notifications" (DESIGN §6.3): permission (from the click), the node's VAPID key, a push
+ * "Enable notifications": permission (from the click), the node's VAPID key, a push
  * subscription from the browser, `POST /api/push/subscriptions`, and the device token copied where the
  * service worker can read it. Every step that fails says so and undoes what the steps before it did.
  */

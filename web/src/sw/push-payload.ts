@@ -4,7 +4,7 @@ export type { InquiryPush, PushPayload, ResolvedPush } from '@hitl/protocol';
 
 /**
  * A push's JSON, checked where it enters the service worker with the node's own schema
- * (`PushPayloadSchema` in @hitl/protocol, DESIGN §6.3): a push is a boundary like any request, and a
+ * (`PushPayloadSchema` in @hitl/protocol): a push is a boundary like any request, and a
  * bad one is dropped with the field named, never shown half-read. Unknown fields are ignored, so a
  * node that adds one does not break installed workers.
  */

@@ -12,7 +12,7 @@ export interface History {
 }
 
 /**
- * The person's past inquiries (DESIGN §6.6: `GET /api/inquiries?status=all` with the device token, which
+ * The person's past inquiries (`GET /api/inquiries?status=all` with the device token, which
  * lists only its own user's), re-read whenever `refresh` changes (an inquiry just ended).
  */
 export function useHistory(token: string, refresh: string): History {

@@ -16,7 +16,7 @@ import {
   useWebNode,
 } from './harness';
 
-/** DESIGN §6.1 on the device page: a question that may wait days counts down to `answerBy`. */
+/** Long answer windows on the device page: a question that may wait days counts down to `answerBy`. */
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const card = (page: Page, text: string) => page.locator('article', { hasText: text });

@@ -19,7 +19,7 @@ import {
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const connected = (page: Page) => page.locator('[data-status="connected"]').waitFor();
 
-/** DESIGN §6.7 in headless Chromium: a desktop adds a phone by QR link, then revokes it. */
+/** Pairing in headless Chromium: a desktop adds a phone by QR link, then revokes it. */
 describe('adding a device by pairing, and revoking it (headless Chromium)', () => {
   let node: RunningNode;
   let browser: Browser;

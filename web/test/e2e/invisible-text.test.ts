@@ -28,7 +28,7 @@ function hiddenIn(text: string): string[] {
   });
 }
 
-/** Finding 5: the web page shows bidi and invisible characters as visible escapes (DESIGN §6.4). */
+/** Finding 5: the web page shows bidi and invisible characters as visible escapes. */
 describe('security: agent text with bidi and invisible characters in the web terminal', () => {
   let node: RunningNode;
   let browser: Browser;

@@ -18,7 +18,7 @@ import {
   useWebNode,
 } from './harness';
 
-// Two people of one team, each on their own device, and an agent that may ask the team (DESIGN §6.5).
+// Two people of one team, each on their own device, and an agent that may ask the team.
 const directory = join(mkdtempSync(join(tmpdir(), 'web-team-')), 'directory.json');
 writeFileSync(
   directory,

@@ -27,7 +27,7 @@ import {
 } from './push-standin';
 
 /*
- * Web Push end to end (DESIGN §6.3; needs the node's push routes, /api/push/*): the phone page turns
+ * Web Push end to end (needs the node's push routes, /api/push/*): the phone page turns
  * notifications on through its button; the node pushes to a loopback push service (push-receiver.ts)
  * that decrypts each message with the subscription's keys; the test hands it to the phone's real
  * service worker with `ServiceWorker.deliverPushMessage`; the worker's notification and buttons are

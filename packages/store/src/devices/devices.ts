@@ -1,5 +1,5 @@
 /**
- * Pairings and device records (DESIGN §6.7). A pairing is a one-time code a signed-in device made
+ * Pairings and device records. A pairing is a one-time code a signed-in device made
  * for its user; a device record is one device token of a user (by its `jti`) with the name the
  * person gave it and when it was last seen. Both live in the store so any node can claim a pairing
  * another node made, and every node lists the same devices.

@@ -1,5 +1,5 @@
 --[[
-  Marks a pending inquiry's planned escalation as done (DESIGN §6.5): the first caller does it; the
+  Marks a pending inquiry's planned escalation as done: the first caller does it; the
   caller then lists the inquiry for the added users.
 
   Input:

@@ -1,5 +1,5 @@
 --[[
-  Casts one vote on a pending quorum approval (DESIGN §6.5), atomically: a user votes once, a reject
+  Casts one vote on a pending quorum approval, atomically: a user votes once, a reject
   vetoes, the approval that brings the approvals to the quorum approves. A deciding vote ends the
   inquiry exactly as resolve-1.lua does (retention, event log, publish), its votes included.
 

@@ -17,7 +17,7 @@ export interface PushSubscriptionRecord {
   endpoint: string;
   keys: PushKeys;
   deviceName?: string;
-  /** The device token that saved it: revoking that token stops the pushes (DESIGN §6.4). */
+  /** The device token that saved it: revoking that token stops the pushes. */
   token?: PushTokenRef;
   /** Epoch ms of the first save of this endpoint for this user. */
   createdAt: number;
@@ -52,7 +52,7 @@ export interface SavePushResult {
 }
 
 /**
- * Where push subscriptions live (DESIGN §6.3): per user, at most a cap of them, one per endpoint.
+ * Where push subscriptions live: per user, at most a cap of them, one per endpoint.
  * Memory, SQLite (the state file) and Redis implement it and pass `runPushSubscriptionContract`.
  */
 export interface PushSubscriptionStore {

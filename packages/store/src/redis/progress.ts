@@ -7,7 +7,7 @@ import { ScriptCode } from './codes.js';
 import { otherMembers, tellWaiters, unindex, type WriteContext } from './writes.js';
 
 /*
- * What changes on a pending inquiry before it ends (DESIGN §6.5): a quorum approval's votes
+ * What changes on a pending inquiry before it ends: a quorum approval's votes
  * (vote-1.lua) and its escalation (escalate-1.lua), each one atomic step on the inquiry's slot.
  */
 

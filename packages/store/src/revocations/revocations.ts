@@ -1,5 +1,5 @@
 /**
- * Token revocations (DESIGN §6.4): a token is refused once its `jti` is revoked, or once its user's
+ * Token revocations: a token is refused once its `jti` is revoked, or once its user's
  * tokens issued up to a moment are. Every node keeps the whole list in memory and re-reads it when
  * any node records one, so checking a request costs two map lookups.
  */

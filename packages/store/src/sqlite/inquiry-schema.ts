@@ -43,7 +43,7 @@ INSERT OR IGNORE INTO inquiry_audience (user_id, inquiry_id) SELECT user_id, inq
 `;
 
 /**
- * Version 3: the escalations still to happen (DESIGN §6.5), one row per pending inquiry with one
+ * Version 3: the escalations still to happen, one row per pending inquiry with one
  * planned, deleted when it escalates or ends; the escalation sweep reads it by due time.
  */
 const SCHEMA_V3 = `

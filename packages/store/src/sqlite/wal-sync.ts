@@ -26,7 +26,7 @@ const NEWEST_WEIGHT = 0.2;
  *
  * Why on the JavaScript thread while the disk is fast: the flush itself is short (0.08 ms for a page,
  * 0.16 ms for the ~25 pages of a busy turn, on this VM's disk), and a pool round trip (a worker woken,
- * then the loop woken back) added about as much again to every answer (docs/BENCHMARKS.md, session 7).
+ * then the loop woken back) added about as much again to every answer (bench/results/HISTORY.md, session 7).
  * On a disk where a flush takes milliseconds that trade reverses, hence the moving average.
  */
 export class WalSync {

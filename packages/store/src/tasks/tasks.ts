@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 /**
- * MCP tasks (DESIGN §6.1): a task is a handle on one inquiry, owned by one user. The store keeps
+ * MCP tasks: a task is a handle on one inquiry, owned by one user. The store keeps
  * only the handle; the task's status is derived from its inquiry, so every node answers for every
  * task, also after the node that created it died.
  */

@@ -5,7 +5,7 @@ import { plain, preview } from './text.js';
 export const HISTORY_LIMIT = 50;
 
 /**
- * The person's past inquiries (DESIGN §6.6): `GET /api/inquiries?status=all` with the device token, which
+ * The person's past inquiries: `GET /api/inquiries?status=all` with the device token, which
  * the node scopes to its own user. Pending ones are left out (they are what `hitl answer` is for).
  * Each item is checked with the protocol's schema; a malformed one is skipped.
  */

@@ -29,7 +29,7 @@ export function parsePairOption(
 }
 
 /**
- * Trades the code for a device token of its own (`POST /api/pairings/claim`, DESIGN §6.7). The node
+ * Trades the code for a device token of its own (`POST /api/pairings/claim`). The node
  * answers a wrong, used and expired code alike, so the problem says all three.
  */
 export async function claimPairing(

@@ -2,7 +2,7 @@ import { formatTimeLeft } from '@hitl/client';
 import { showInvisible } from '@hitl/protocol';
 
 /**
- * Agent text is untrusted (DESIGN §5). In a terminal the danger is control characters (an escape
+ * Agent text is untrusted. In a terminal the danger is control characters (an escape
  * sequence could clear the screen, fake a prompt, retitle the window or write the clipboard) and
  * invisible or bidi characters (text that reads differently from what it is): all are shown as
  * visible escapes by the one rule the web page uses too, `showInvisible` in @hitl/protocol.

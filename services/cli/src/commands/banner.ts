@@ -24,7 +24,7 @@ export function storeLabel(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'
  * The start banner, the same in every mode: where the node listens, how to connect, how to make tokens.
  * Tokens themselves only when given (see {@link WelcomeTokens}); a node on a shared secret never prints one.
  * Once the person has signed in on a device (`signedIn`: the welcome user has a device on record), the
- * banner offers the pairing page instead of another raw device token (DESIGN §6.7).
+ * banner offers the pairing page instead of another raw device token.
  */
 export function startBanner(
   url: string,

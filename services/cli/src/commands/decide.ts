@@ -22,7 +22,7 @@ export function registerDecide(program: Command): void {
       );
       const logger = createLogger(config.logLevel, config.nodeId ?? `decide-${process.pid}`);
       const model = config.llm ? openAiChatModel(config.llm) : undefined;
-      // With the nodes' REDIS_URL, a token revoked there is refused here too (DESIGN §6.4).
+      // With the nodes' REDIS_URL, a token revoked there is refused here too.
       const revocations = await followSharedRevocations(config, logger);
       const server = await startDecisionServer({
         ...(revocations ? { isRevoked: revocations.isRevoked } : {}),

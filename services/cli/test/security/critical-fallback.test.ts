@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClient, type NodeProcess, spawnNode } from '../node-process.js';
 
-/** Finding 6: a critical inquiry never gets a machine answer (DESIGN §6.4). */
+/** Finding 6: a critical inquiry never gets a machine answer. */
 describe('security: a critical inquiry is never answered by a machine', () => {
   let node: NodeProcess;
   let agent: Client;

@@ -22,7 +22,7 @@ function rawPost(url: string, headers: Record<string, string>): Promise<number> 
   });
 }
 
-/** Finding 10: `hitl decide` applies the node's Host / Origin guard (DESIGN §6.4). */
+/** Finding 10: `hitl decide` applies the node's Host / Origin guard. */
 describe('security: hitl decide refuses foreign Host and Origin', () => {
   let child: ChildProcess;
   let url = '';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, spawnNode, token } from '../node-process.js';
 
-/** Finding 9: JSON nested deeper than 64 levels is invalid input naming the field (DESIGN §6.4). */
+/** Finding 9: JSON nested deeper than 64 levels is invalid input naming the field. */
 describe('security: deeply nested JSON is invalid input, not an internal error', () => {
   let node: NodeProcess;
   let logs = '';

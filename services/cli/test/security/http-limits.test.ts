@@ -27,7 +27,7 @@ function open(
 const GET_HEALTH = (host: string) =>
   `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`;
 
-/** Finding 8: slow clients and idle sockets are bounded (DESIGN §6.4). */
+/** Finding 8: slow clients and idle sockets are bounded. */
 describe('security: HTTP limits', () => {
   let node: NodeProcess;
   let host = '';

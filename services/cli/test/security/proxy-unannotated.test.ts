@@ -12,7 +12,7 @@ const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 /** A real MCP backend (official SDK): `jot` has no annotations; each run appends a line to LEDGER_FILE. */
 const LEDGER = fileURLToPath(new URL('../../../mcp-proxy/test/fixtures/ledger-server.mjs', import.meta.url));
 
-/** Finding 4: a tool without annotations is destructive, so it asks a human (DESIGN §3.7). */
+/** Finding 4: a tool without annotations is destructive, so it asks a human. */
 describe('security: the proxy asks before running an unannotated tool, whatever the agent claims', () => {
   let node: NodeProcess;
   let agent: Client;

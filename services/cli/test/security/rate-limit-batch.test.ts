@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, spawnNode, token } from '../node-process.js';
 
-/** Finding 3: the rate limit counts JSON-RPC messages, not HTTP requests (DESIGN §6.4). */
+/** Finding 3: the rate limit counts JSON-RPC messages, not HTTP requests. */
 describe('security: a batch spends one unit of the rate limit per message', () => {
   let node: NodeProcess;
   beforeAll(async () => {

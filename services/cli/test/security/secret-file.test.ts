@@ -31,7 +31,7 @@ function serve(stateDir: string): Promise<{ started: boolean; code: number | nul
 
 const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
-/** Finding 7: the secret file's permissions are enforced (DESIGN §6.4). */
+/** Finding 7: the secret file's permissions are enforced. */
 describe('security: the secret file', () => {
   let root = '';
   afterEach(async () => {

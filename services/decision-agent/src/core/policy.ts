@@ -64,7 +64,7 @@ function scopes(policy: PolicyConfig, inquiry: PolicyInquiry): { rule: PolicyRul
   return found;
 }
 
-/** The only strategies a critical inquiry gets, whatever its `fallback` says (DESIGN §6.4). */
+/** The only strategies a critical inquiry gets, whatever its `fallback` says. */
 export const CRITICAL_STRATEGIES: readonly FallbackStrategy[] = ['fail_closed', 'preset_text'];
 
 /**

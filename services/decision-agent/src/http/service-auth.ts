@@ -4,7 +4,7 @@ import { verify } from 'hono/jwt';
 
 type AuthFailure = { code: 'unauthorized' | 'forbidden'; message: string };
 
-/** True for a token revoked since it was signed (`hitl token revoke`; DESIGN §6.4). */
+/** True for a token revoked since it was signed (`hitl token revoke`). */
 export type IsRevoked = (claims: TokenClaims) => boolean;
 
 /**

@@ -126,7 +126,7 @@ export class ServiceTimers extends DeadlineTimers {
 }
 
 /**
- * Escalations (DESIGN §6.5): at `escalation.at`, a team's question still unanswered gains the
+ * Escalations: at `escalation.at`, a team's question still unanswered gains the
  * escalation's users. The sweep leaves a due escalation to the node that created the inquiry (and
  * holds its call, whose progress says so) for one sweep interval before taking it over.
  */

@@ -17,7 +17,7 @@ export const SIGHTING_THROTTLE_MS = 60_000;
 const REMEMBERED = 10_000;
 
 /**
- * Keeps the device records of tokens in use (DESIGN §6.7): a device token used anywhere (a socket, or
+ * Keeps the device records of tokens in use: a device token used anywhere (a socket, or
  * any `/api` request) gets a record, so every token that can read its user's inquiries is on the
  * user's device list and can be revoked from there; its `lastSeenAt` moves forward, written at most
  * once a minute per token and node, or at once when the device names itself differently.

@@ -2,7 +2,7 @@ import { type FormQuestion, type Inquiry, type InquiryResponse, quorumProgress }
 import { escapeHtml, visibleHtml } from '../core/html-text.js';
 
 /*
- * The answer-link page (DESIGN §6.3): one inquiry and its form, rendered on the server with no script
+ * The answer-link page: one inquiry and its form, rendered on the server with no script
  * at all. Agent text is untrusted (§5): it is shown as plain text (invisible and bidi characters made
  * visible, then HTML-escaped), never as markup, and nothing on the page loads from elsewhere.
  */

@@ -29,7 +29,7 @@ export interface AnswerLinkDeps {
 type Opened = { ok: true; claims: LinkClaims; inquiry: Inquiry } | { ok: false; response: Response };
 
 /**
- * `/a/<link token>` (DESIGN §6.3): whoever holds the link sees one inquiry and may answer or refuse it
+ * `/a/<link token>`: whoever holds the link sees one inquiry and may answer or refuse it
  * once. GET never changes anything (mail scanners fetch links); POST settles through the same service
  * path as a device, so the first answer from any door wins.
  */

@@ -44,7 +44,7 @@ export interface DeviceRouteDeps {
 }
 
 /**
- * DESIGN §6.7: `POST /api/pairings` (device) makes a one-time code; `POST /api/pairings/claim` (no
+ * Pairing: `POST /api/pairings` (device) makes a one-time code; `POST /api/pairings/claim` (no
  * token) trades it for a new device token of the same user; `GET /api/devices` and
  * `DELETE /api/devices/:jti` list and revoke the user's own devices.
  */
@@ -136,7 +136,7 @@ export function deviceRoutes(deps: DeviceRouteDeps): Hono<{ Variables: AuthVaria
     const record = (await devices.listDevices(userId)).find((device) => device.jti === jti.data);
     // Another user's device is not found, like another user's inquiry.
     if (!record) return errorResponse(c, 'not_found', 'no such device');
-    // The revocation path of `hitl token revoke --jti` (DESIGN §6.4): every node refuses the token
+    // The revocation path of `hitl token revoke --jti`: every node refuses the token
     // within a second and drops its sockets.
     await deps.revocations.revokeToken(record.jti, record.exp);
     await devices.removeDevice(userId, record.jti);

@@ -3,7 +3,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { Logger } from 'pino';
 
 /**
- * The node's HTTP limits (DESIGN §6.4). A client has 30 s for its headers and 30 s for its whole
+ * The node's HTTP limits. A client has 30 s for its headers and 30 s for its whole
  * request; Node's default of 300 s let a body dripped byte by byte hold a connection for five
  * minutes. The request timer stops once the request is read, so a held `/mcp` response (up to the
  * client tier, 90 s) is never cut by it (services/cli/test/security/http-limits.test.ts holds one past it).

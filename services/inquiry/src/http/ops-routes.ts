@@ -22,7 +22,7 @@ export interface OpsRouteDeps {
 type Env = { Variables: AuthVariables };
 
 /**
- * What only ops may do to an inquiry (DESIGN §6.6): `POST /inquiries/:id/cancel` ends a pending
+ * What only ops may do to an inquiry: `POST /inquiries/:id/cancel` ends a pending
  * inquiry of any user as `cancelled`, through the same settle as every other ending, so devices get
  * `inquiry:resolved`, the held MCP call returns `cancelled`, and the decision log names the operator.
  * 200 `{status}`; 409 `{status, resolvedBy, error}` when it had already ended; 404 unknown.

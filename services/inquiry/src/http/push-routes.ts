@@ -23,7 +23,7 @@ export interface PushRouteDeps {
 }
 
 /**
- * `/api/push` (DESIGN §6.3): the VAPID key, and a device's push subscriptions for its own user.
+ * `/api/push`: the VAPID key, and a device's push subscriptions for its own user.
  * `POST` answers 201 `{id}` also when it updated the user's subscription at the same endpoint
  * (same id); past 20 per user the least recently saved one goes.
  */

@@ -89,7 +89,7 @@ export function restRoutes(deps: RestDeps): Hono<Env> {
       if (result.kind === 'not_found') return errorResponse(c, 'not_found', 'no such inquiry');
       const { status, resolvedBy, votes } = result.inquiry;
       if (result.kind === 'won') return c.json({ status });
-      // A quorum approval: the vote is kept and it waits for more (DESIGN §6.5).
+      // A quorum approval: the vote is kept and it waits for more.
       if (result.kind === 'counted') return c.json({ status, votes });
       if (result.kind === 'already_voted') {
         const error = { code: 'already_voted', message: 'you have voted on this approval already' };

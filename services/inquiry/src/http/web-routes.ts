@@ -8,7 +8,7 @@ const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>HITL inquiry se
 <h1>HITL inquiry service</h1><p>The web app is not built. Run <code>npm run build</code>, then reload.</p>`;
 
 /**
- * The page shows text written by agents (DESIGN §5): even if something slipped past the sanitiser, no
+ * The page shows text written by agents: even if something slipped past the sanitiser, no
  * inline script runs, nothing loads from elsewhere, and the page cannot be framed.
  */
 const CONTENT_SECURITY_POLICY = [
@@ -63,10 +63,10 @@ export function webRoutes(webRoot: string | undefined): Hono {
     return c.html(await readFile(index, 'utf8'));
   };
   app.get('/', servePage);
-  // The ops console's own addresses (DESIGN §6.6): a deep link opened directly gets the same app.
+  // The ops console's own addresses: a deep link opened directly gets the same app.
   app.get('/ops', servePage);
   app.get('/ops/inquiries/:id', servePage);
-  // Where a pairing QR code points (DESIGN §6.7): the code travels in the fragment, never to the server.
+  // Where a pairing QR code points: the code travels in the fragment, never to the server.
   app.get('/pair', servePage);
   return app;
 }

@@ -13,7 +13,7 @@ export interface CallSignal extends WaitSignal {
  * A held call's abort: the controller and its signal in one small object. A Node `AbortSignal` is
  * an `EventTarget` with a `Map` of listeners (~0.7 KB, plus ~0.3 KB for the wait's listener), and a
  * held call keeps it until its answer, so it survives the young generation and is copied on every
- * scavenge it lives through (docs/BENCHMARKS.md, issue 21). Only what a wait needs: `aborted`,
+ * scavenge it lives through (bench/results/HISTORY.md, issue 21). Only what a wait needs: `aborted`,
  * `reason`, listeners called once on `abort`.
  */
 export class CallAbort implements CallSignal {

@@ -102,7 +102,7 @@ export function directCallOf(body: unknown, headers: Headers): DirectCall | unde
  * Serves one `tools/call` or `tasks/result` on an SSE stream of our own, with the same frames the
  * SDK's transport writes (progress notifications, then the result or the JSON-RPC error). A
  * suspended call then keeps only this stream, its abort controller and the wait itself alive, not a
- * whole SDK server and transport (see docs/BENCHMARKS.md: about a third of a held call's heap, and
+ * whole SDK server and transport (see bench/results/HISTORY.md: about a third of a held call's heap, and
  * the CPU to build and close them per call). With Node's `outgoing` response the frames go straight to it.
  * @returns the response for Hono (already sent, with `outgoing`)
  */

@@ -18,7 +18,7 @@ export interface McpBodyVariables extends AuthVariables {
 
 /**
  * How many rate-limit points a POST body spends: one per JSON-RPC message, so a batch of 100
- * calls spends 100 (DESIGN §6.4); a body that is not JSON, or an empty batch, spends one.
+ * calls spends 100; a body that is not JSON, or an empty batch, spends one.
  */
 export function messageCount(body: unknown): number {
   return Array.isArray(body) ? Math.max(1, body.length) : 1;
@@ -53,7 +53,7 @@ export function tooDeepResponse(c: Context, body: unknown, problem: DepthProblem
  * Reads a `/mcp` POST body once, after the token check: parses it, spends one rate-limit point per
  * JSON-RPC message (429 over the budget, nothing done), and refuses JSON nested deeper than 64 levels
  * as invalid params naming the field (logged) before anything walks it: a recursive validator, or the
- * context check's `JSON.stringify`, would overflow the stack on it (DESIGN §6.4).
+ * context check's `JSON.stringify`, would overflow the stack on it.
  */
 export function readMcpBody(
   limiter: RateLimiter,

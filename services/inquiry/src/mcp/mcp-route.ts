@@ -136,7 +136,7 @@ export function mcpRoutes(deps: McpRouteDeps): Hono<Env> {
  * What a tool call needs from the node and the caller. A held call keeps its `CallContext` alive,
  * so it is one object literal with every member named: a spread (of the route's ~20 deps, or of
  * these plus the caller's) gives each call's object a hidden class of its own in optimized code
- * (about 0.5 KB per held call; docs/BENCHMARKS.md), while a literal shares one for every call.
+ * (about 0.5 KB per held call; bench/results/HISTORY.md), while a literal shares one for every call.
  */
 function callContextOf(deps: McpRouteDeps): (claims: TokenClaims, tokenKey: string) => CallContext {
   const { service, store, heldCalls, clock, heartbeatMs, maxWaitMs, draining, storeReady } = deps;

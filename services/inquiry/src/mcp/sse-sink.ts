@@ -22,7 +22,7 @@ export interface SseSink {
 /**
  * Frames written straight to Node's `ServerResponse` (Hono is told the response is already sent):
  * a held call then keeps no web `ReadableStream`, reader, controller or the adapter's copy loop
- * (about 5 KB and two suspended async frames per held call; docs/BENCHMARKS.md). One object, whose
+ * (about 5 KB and two suspended async frames per held call; bench/results/HISTORY.md). One object, whose
  * `'close'` listener is its only closure; `owner.gone()` hears the connection closing before `end`.
  */
 export class NodeSink implements SseSink {

@@ -17,7 +17,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { waitForEnd } from './wait-for-end.js';
 
 /*
- * MCP tasks (protocol 2025-11-25, DESIGN §6.1) on top of inquiries. A task is a handle on one
+ * MCP tasks (protocol 2025-11-25) on top of inquiries. A task is a handle on one
  * inquiry, kept in the task store; its status is read from the inquiry, so any node answers for
  * any task. pending → working; answered, refused, timed_out → completed (each is a normal
  * CallToolResult, which `tasks/result` returns as send_inquiry would have); cancelled → cancelled.

@@ -57,7 +57,7 @@ export function runTool(
   extra: CallExtra,
 ): Promise<CallToolResult | CreateTaskResult> {
   // Promise chains, not awaits, from here down to the wait: a held call keeps one suspended
-  // async frame (waitForEnd) instead of one per level (docs/BENCHMARKS.md, RSS per held call), and
+  // async frame (waitForEnd) instead of one per level (bench/results/HISTORY.md, RSS per held call), and
   // dispatch is not async (an async function returning the tool's promise is one more link).
   try {
     return dispatch(ctx, params, extra);
@@ -143,7 +143,7 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
   if (inquiry?.status !== 'pending' || waitMs === 0)
     return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
-  // Held like send_inquiry (DESIGN §6.1): the first progress at once, naming the inquiry; beats
+  // Held like send_inquiry: the first progress at once, naming the inquiry; beats
   // that say how a team's or a quorum's question stands.
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry, progressReader(ctx, inquiry));
   return hold(ctx, inquiry, extra, ctx.clock.now() + waitMs, heartbeat);

@@ -8,7 +8,7 @@ export interface MailContent {
   html: string;
 }
 
-/** Agent text as a person should read it in a mail: invisible characters made visible (DESIGN §5). */
+/** Agent text as a person should read it in a mail: invisible characters made visible. */
 const visible = (value: string) => showInvisible(value);
 
 function oneLine(value: string, max: number): string {
@@ -25,7 +25,7 @@ function choices(inquiry: Inquiry): string[] {
 }
 
 /**
- * The mail for one inquiry (DESIGN §6.3): plain text and HTML with the same words, no remote content
+ * The mail for one inquiry: plain text and HTML with the same words, no remote content
  * (no images, no styles from elsewhere), agent text never interpreted as markup, and one link: the
  * answer link.
  */

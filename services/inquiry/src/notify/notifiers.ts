@@ -22,7 +22,7 @@ export interface NotifierDeps {
   nodeUrl: () => string;
 }
 
-/** The channels that reach people with no page open (DESIGN §6.3), as event listeners of this node. */
+/** The channels that reach people with no page open, as event listeners of this node. */
 export function startNotifiers(deps: NotifierDeps): {
   listeners: InquiryEvents[];
   /** Bytes of webhook bodies kept for waiting retries. */

@@ -41,7 +41,7 @@ const DROPPED =
 const NOT_HELD =
   'not retried: this body alone, or with the retries under way, is over the memory cap (HITL_WEBHOOK_RETRY_BYTES per webhook, HITL_WEBHOOK_RETRY_BYTES_PER_USER per user)';
 
-/** Whether this webhook hears of this user's inquiries (DESIGN §6.3; docs/OPERATIONS.md). */
+/** Whether this webhook hears of this user's inquiries (docs/OPERATIONS.md). */
 function listens(hook: Webhook, event: WebhookEvent, userId: string, directory: DirectoryHolder): boolean {
   if (!hook.events.includes(event)) return false;
   if (hook.users) return hook.users.includes(userId);

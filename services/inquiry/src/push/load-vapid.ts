@@ -40,7 +40,7 @@ function parseStored(text: string, where: string): VapidKeys {
 }
 
 /**
- * The node's VAPID keys (DESIGN §6.3): the configured ones (`HITL_VAPID_*`); else, with Redis, the
+ * The node's VAPID keys: the configured ones (`HITL_VAPID_*`); else, with Redis, the
  * pair the first node wrote there (every node must sign with the key browsers subscribed with);
  * else `vapid.json` in the state folder, created 0600 on the first start with the same checks as
  * the secret file (a file others can read, a link, or a bad pair stops the start).

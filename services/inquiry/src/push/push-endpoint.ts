@@ -1,7 +1,7 @@
 import { hostProblem, isListedHost } from '@hitl/auth';
 
 /**
- * Why a push endpoint is refused, or undefined when it is fine (DESIGN §6.3): it must be `https:`;
+ * Why a push endpoint is refused, or undefined when it is fine: it must be `https:`;
  * a host listed in `HITL_PUSH_ALLOW_HTTP_HOSTS` (by name, or name:port) may also use `http:`. A
  * host the outbound guard of `@hitl/auth` refuses (a literal address that is not public unicast,
  * `localhost`) is refused unless listed: the node would otherwise POST into the operator's own network

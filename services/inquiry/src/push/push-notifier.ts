@@ -43,7 +43,7 @@ export interface PushNotifierDeps {
   metrics?: { pushed(type: PushType, result: PushResult): void };
   /** Where ops read what each push did (`GET /api/inquiries/:id/channels`), channel `push`. */
   deliveries?: DeliveryLog;
-  /** Whether the device token a subscription was saved with has been revoked since (DESIGN §6.4). */
+  /** Whether the device token a subscription was saved with has been revoked since. */
   revoked?: (subscription: PushSubscriptionRecord) => boolean;
   limits?: Partial<PushLimits>;
 }
@@ -65,7 +65,7 @@ interface Task {
 const RECENT_RESOLVED = 5000;
 
 /**
- * Web Push for this node's events (DESIGN §6.3): when this node creates an inquiry, one `inquiry` push
+ * Web Push for this node's events: when this node creates an inquiry, one `inquiry` push
  * to each of its user's subscriptions; when this node's resolve wins, one `resolved` push with the
  * same Topic. So in a cluster each push is sent once, by the node that saw the event.
  *

@@ -58,7 +58,7 @@ export function cutToBytes(text: string, maxBytes: number): string {
   return `${clean.trimEnd()}…`;
 }
 
-/** The push sent when an inquiry reaches its user (DESIGN §6.3); fits the 4 KB push services carry. */
+/** The push sent when an inquiry reaches its user; fits the 4 KB push services carry. */
 export function inquiryPush(inquiry: Inquiry): InquiryPush {
   const options =
     inquiry.options && utf8Bytes(JSON.stringify(inquiry.options)) <= PUSH_LIMITS.optionsBytes

@@ -28,6 +28,6 @@ export type DeviceServer = Server<
 >;
 
 export const userRoom = (userId: string) => `user:${userId}`;
-/** Every ops socket (DESIGN §6.6): it gets every user's inquiry events, on every node (the adapter). */
+/** Every ops socket: it gets every user's inquiry events, on every node (the adapter). */
 export const OPS_ROOM = 'ops';
 export const tokenRoom = (tokenKey: string) => `token:${tokenKey}`;

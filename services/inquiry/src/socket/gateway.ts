@@ -40,11 +40,11 @@ export interface GatewayDeps {
   clock: Clock;
   logger: Logger;
   hostPolicy: HostPolicy;
-  /** DESIGN §6.4: live sockets per token (`HITL_MAX_SOCKETS_PER_TOKEN`) and handshakes per minute. */
+  /** Socket limits: live sockets per token (`HITL_MAX_SOCKETS_PER_TOKEN`) and handshakes per minute. */
   limits: { maxSocketsPerToken: number; handshakesPerMin: number };
   /** Re-read when a token is revoked anywhere: this node's sockets of revoked tokens are dropped. */
   revocations?: Pick<RevocationCache, 'onReload'>;
-  /** Device records (DESIGN §6.7): each device socket's token is recorded as seen. */
+  /** Device records: each device socket's token is recorded as seen. */
   sightings?: Pick<DeviceSightings, 'note'>;
   /** Where each inquiry handed to a device socket is recorded for ops (the inquiry's timeline). */
   deliveries?: DeviceDeliveryRecorder;

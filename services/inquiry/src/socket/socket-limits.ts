@@ -3,7 +3,7 @@ import { type DeviceServer, type DeviceSocket, tokenRoom } from './device-socket
 
 /**
  * What may wait for one socket beyond what the network took: a few full sync pages. A socket over
- * it is not reading, and is cut off (DESIGN §6.4).
+ * it is not reading, and is cut off.
  */
 export const MAX_OUTGOING_BYTES = 1024 * 1024;
 

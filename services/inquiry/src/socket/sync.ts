@@ -32,7 +32,7 @@ async function* pendingOf(store: InquiryStore, userId: string): AsyncGenerator<I
 /**
  * Every (re)connect gets the user's pending list as `inquiry:sync` pages of at most
  * `LIMITS.syncPageBytes`; each page but the last waits for the device's ack, so a device that does
- * not read holds one page, not the whole list (DESIGN §6.4). A lone inquiry larger than a page
+ * not read holds one page, not the whole list. A lone inquiry larger than a page
  * (input limits keep it under) would go alone.
  */
 export async function syncDevice(socket: DeviceSocket, deps: SyncDeps): Promise<void> {

@@ -56,7 +56,7 @@ export function createProxyApp(deps: ProxyAppDeps): Hono<Env> {
     } catch {
       return jsonRpcError(c, 400, JSON_RPC.parseError, 'Parse error: the body is not valid JSON');
     }
-    // Before anything walks it: canonical JSON and the SDK's validators recurse (DESIGN §6.4).
+    // Before anything walks it: canonical JSON and the SDK's validators recurse.
     const tooDeep = jsonDepthProblem(body);
     if (tooDeep) {
       const field = describeDepthProblem(tooDeep);

@@ -65,7 +65,7 @@ export function readConfidence(value: unknown): number | 'confidence_missing' | 
 }
 
 /**
- * Decides whether a call needs a human (DESIGN §3.7). Pure: same input, same answer.
+ * Decides whether a call needs a human. Pure: same input, same answer.
  *
  * `gated` applies, in order: critical → human; backend `readOnlyHint: true` → pass; destructive →
  * human, where a tool is destructive unless its annotations say `destructiveHint: false` (the MCP

@@ -42,7 +42,7 @@ export const ToolOverrideSchema = z
      */
     approvers: AudienceSchema.optional(),
     /**
-     * A two-person (or k-person) rule: this many different approvers must approve (DESIGN §6.5). The
+     * A two-person (or k-person) rule: this many different approvers must approve. The
      * tool is then always put to people, whatever the mode, and the grant is issued only at the quorum.
      */
     quorum: z.number().int().min(2).max(LIMITS.quorumMax).optional(),

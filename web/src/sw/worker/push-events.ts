@@ -13,7 +13,7 @@ import { readPushPayload } from '../push-payload';
 export const OPEN_INQUIRY = 'hitl:open-inquiry';
 
 /**
- * Web Push in the worker (DESIGN §6.3): an `inquiry` push shows a notification (tag = inquiry id),
+ * Web Push in the worker: an `inquiry` push shows a notification (tag = inquiry id),
  * a `resolved` push closes it; an action button answers through REST with the device token the page
  * stored (device-store.ts); a plain click opens or focuses the page at that inquiry's card.
  */
