@@ -1,12 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { HostPolicy, TokenService } from '@hitl/auth';
 import { LIMITS, type TokenClaims } from '@hitl/protocol';
-import type { InquiryStore, TaskStore } from '@hitl/store';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
-import type { InquiryService } from '../core/inquiry-service.js';
-import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { guardHost, requireRole } from '../http/auth.js';
 import { limitBody } from '../http/body-limit.js';
@@ -21,23 +18,12 @@ import { createMcpServer } from './mcp-server.js';
 import { unsupportedVersion } from './protocol-version.js';
 import { SseKeepAlive } from './sse-keep-alive.js';
 
-export interface McpRouteDeps {
-  service: InquiryService;
-  store: InquiryStore;
+/** What the route needs: what every tool call needs but the caller's own claims, and the door's parts. */
+export interface McpRouteDeps extends Omit<CallContext, 'claims' | 'tokenKey'> {
   tokens: TokenService;
   hostPolicy: HostPolicy;
   limiter: RateLimiter;
-  heldCalls: HeldCalls;
-  clock: Clock;
   logger: Logger;
-  heartbeatMs: number;
-  maxWaitMs: number;
-  draining: () => boolean;
-  storeReady: () => boolean;
-  /** MCP task handles, in the same store as the inquiries. */
-  tasks: TaskStore;
-  maxAnswerWindowMs: number;
-  retentionMs: number;
   version: string;
 }
 
