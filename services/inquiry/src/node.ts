@@ -107,7 +107,7 @@ export async function startNode(config: Config, options: NodeOptions = {}): Prom
       ? new SqliteDeviceStore(embedded.database.db)
       : new MemoryDeviceStore();
   const sightings = new DeviceSightings({ devices, clock, logger });
-  const revocations = new RevocationCache(revocationStore, logger);
+  const revocations = new RevocationCache(revocationStore, logger, config.revocationPollMs);
   await revocations.start();
   tokens.checkRevocations((claims) => revocations.isRevoked(claims));
   const heldCalls = new HeldCalls();

@@ -27,7 +27,7 @@ export async function followSharedRevocations(
   const client = sharedClient(config);
   if (!client) return undefined;
   const store = new RedisRevocationStore({ redis: client });
-  const cache = new RevocationCache(store, logger);
+  const cache = new RevocationCache(store, logger, config.revocationPollMs);
   await cache.start();
   return {
     isRevoked: (claims) => cache.isRevoked(claims),
