@@ -51,6 +51,7 @@ describe('doors, tokens and bad input', () => {
     const forged = await post(rpc('tools/list'), { authorization: 'Bearer abc.def.ghi' });
     expect(forged.status).toBe(401);
     const expired = await t.node.tokens.sign({ sub: 'u1', role: 'agent' }, { expiresIn: '1s' });
+    // time itself is under test: the 1 s token expires.
     await new Promise((r) => setTimeout(r, 2100));
     expect((await post(rpc('tools/list'), { authorization: `Bearer ${expired}` })).status).toBe(401);
     const device = await t.token('u1', 'device');

@@ -176,19 +176,15 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
     let items = await list();
     const byUrl = (fragment: string, event = 'inquiry.created') =>
       items.find((d) => d.url.includes(fragment) && d.event === event);
-    for (
-      let i = 0;
-      i < 100 &&
-      !(
-        byUrl('/hook')?.status === 'delivered' &&
-        byUrl('/hook', 'inquiry.resolved')?.status === 'delivered' &&
-        byUrl('localhost')?.attempts.length
-      );
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-      items = await list();
-    }
+    await vi.waitFor(
+      async () => {
+        items = await list();
+        expect(byUrl('/hook')?.status).toBe('delivered');
+        expect(byUrl('/hook', 'inquiry.resolved')?.status).toBe('delivered');
+        expect(byUrl('localhost')?.attempts.length).toBeTruthy();
+      },
+      { timeout: 5000, interval: 50 },
+    );
     const hook = byUrl('/hook');
     expect(hook).toMatchObject({ status: 'delivered', event: 'inquiry.created' });
     expect(hook?.attempts.map((a) => a.status)).toEqual([500, 500, 204]);
