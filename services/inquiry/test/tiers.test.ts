@@ -32,6 +32,7 @@ describe.each(STORE_KINDS)('tiers, refusal, cancel and re-attach (%s store)', (k
     const early = await device.emit<DeviceAck>('inquiry:timeout', { inquiryId: pushed.inquiryId });
     expect(early).toMatchObject({ ok: false, error: { code: 'too_early' } });
     // Accepted from the device deadline on, allowing 1 s of clock skew.
+    // time itself is under test: the device deadline (tier 1) comes.
     await new Promise((r) => setTimeout(r, pushed.deadlines.deviceAt - pushed.serverTime - 900));
     const onTime = await device.emit<DeviceAck>('inquiry:timeout', { inquiryId: pushed.inquiryId });
     expect(onTime).toEqual({ ok: true, status: 'timed_out' });
