@@ -189,8 +189,11 @@ describe('limits', () => {
 
   it('caps pending inquiries per user with a retryable error; nothing is created', async () => {
     const client = await t.mcp('capped');
+    const watcher = await t.device('capped', 'watcher');
+    await watcher.synced;
     const first = client.callTool({ name: 'send_inquiry', arguments: { question: 'one' } });
-    await new Promise((r) => setTimeout(r, 200));
+    // The first is pending once it reaches the user's devices.
+    await watcher.nextNew();
     const error = await rpcError(client, { question: 'two' });
     expect(error.message).toMatch(/pending/);
     expect(error.data).toMatchObject({ code: 'too_many_pending' });
