@@ -121,6 +121,7 @@ describe('RedisInquiryStore on a real server', () => {
     await store.create(inquiry);
     const [reads, scripts] = [await commandCalls('hmget'), await evalshaCalls()];
     const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
+    // time itself is under test: a held wait sends nothing to Redis for a while.
     await sleep(50);
     expect([await commandCalls('hmget'), await evalshaCalls()]).toEqual([reads, scripts]);
     await other.resolve(inquiry.inquiryId, answered('F'));

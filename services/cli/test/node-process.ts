@@ -138,11 +138,5 @@ export async function rpcPost(
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` until it is true or `ms` pass. */
-export async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
+/** The tests' one condition wait (`vi.waitFor` underneath). */
+export { eventually } from '@hitl/store/testing';

@@ -66,6 +66,8 @@ function toConfig(e: Env) {
     heartbeatMs: e.HITL_HEARTBEAT_MS,
     retentionMs: e.HITL_RETENTION_MS,
     sweepMs: e.HITL_SWEEP_MS,
+    /** The fallback re-read of revocations behind the change feed (`HITL_REVOCATION_POLL_MS`). */
+    revocationPollMs: e.HITL_REVOCATION_POLL_MS,
     drainMs: e.HITL_DRAIN_MS,
     texts: { timeout: e.HITL_TIMEOUT_TEXT, refusal: e.HITL_REFUSAL_TEXT },
     nodeId: e.HITL_NODE_ID,

@@ -135,7 +135,7 @@ async function openNode(
       : new MemoryDeviceStore();
   shutdown.add('device store', () => devices.close());
   const sightings = new DeviceSightings({ devices, clock, logger });
-  const revocations = new RevocationCache(revocationStore, logger);
+  const revocations = new RevocationCache(revocationStore, logger, config.revocationPollMs);
   shutdown.add('revocation feed', () => revocations.stop());
   await revocations.start();
   tokens.checkRevocations((claims) => revocations.isRevoked(claims));

@@ -27,6 +27,7 @@ describe.each(STORE_KINDS)('the decision audit log (%s store)', (kind) => {
     // The first batch resolved at or before now (possibly within this millisecond): the second
     // batch starts a millisecond later, so a `since` between them splits them exactly.
     secondBatch = Date.now() + 1;
+    // time itself is under test: the clock must pass `secondBatch` before the second batch starts.
     await sleep(2);
     // Bob and others: a decision, a device timeout, a service timeout (fail closed), a cancel.
     const bobRefuses = ask(

@@ -52,6 +52,7 @@ export async function refuse(
 export async function deviceTimesOut(t: TestNode, args: Record<string, unknown>): Promise<ToolReply> {
   const { device, pushed, result } = await ask(t, args);
   const wait = pushed.deadlines.deviceAt - pushed.serverTime;
+  // time itself is under test: the device deadline (tier 1) comes.
   await new Promise((r) => setTimeout(r, Math.max(0, wait)));
   await device.emit<DeviceAck>('inquiry:timeout', { inquiryId: pushed.inquiryId });
   return result;

@@ -97,6 +97,7 @@ describe('ops cancel: POST /api/inquiries/:id/cancel', () => {
   it('a human answer is logged with the time the person took as its latency', async () => {
     const user = newUser();
     const asked = await ask(t, { question: 'Size?' }, user);
+    // time itself is under test: the person takes a while, so the logged latency is above zero.
     await new Promise((r) => setTimeout(r, 60));
     await asked.device.emit('inquiry:answer', { inquiryId: asked.pushed.inquiryId, response: 'M' });
     await asked.result;

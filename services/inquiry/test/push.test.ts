@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Delivery, InquiryResult } from '@hitl/protocol';
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { eventually, startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type StoreKind, startTestNode, type TestNode } from './harness.js';
 import { browserKeys, decryptPush, startPushService, verifyVapid } from './push-service.js';
@@ -29,14 +29,6 @@ async function publicKey(t: TestNode, token: string): Promise<string> {
   const response = await t.rest('/api/push/key', { token });
   expect(response.status).toBe(200);
   return ((await response.json()) as { publicKey: string }).publicKey;
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** What ops read for one inquiry (`GET /api/inquiries/:id/channels`): its push rows, oldest first. */

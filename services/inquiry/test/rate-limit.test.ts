@@ -69,6 +69,7 @@ async function hammer(
           left -= 1;
           if ((await limiter.consume(key)).ok) accepted += 1;
           // Let the other limiter's loops and the flush timer in between some requests.
+          // time itself is under test: the flush timer must get turns between requests.
           if (left % 7 === 0) await sleep(1);
         }
       });
@@ -189,6 +190,7 @@ describe('the shared limiter on Redis', () => {
     await admin.config('RESETSTAT');
     for (let i = 0; i < 500; i++) {
       expect((await limiter.consume(key)).ok).toBe(true);
+      // time itself is under test: flush timers fire between bursts, so points are sent in several flushes.
       if (i % 50 === 0) await sleep(5);
     }
     await eventually(async () => (await counter(key)) === 500);
@@ -218,6 +220,7 @@ describe('the shared limiter on Redis', () => {
     const first = await limiter.consume(key);
     expect(first).toMatchObject({ ok: false });
     await admin.config('RESETSTAT');
+    // time itself is under test: the time left counts down.
     await sleep(20);
     // Known to be over: refused here, the time left counting down, the point still counted.
     const second = await limiter.consume(key);
@@ -261,6 +264,7 @@ describe('the shared limiter on Redis', () => {
     expect((await limiter.consume(key)).ok).toBe(true);
     // The pending point's INCRBY fails in Redis: "value is not an integer".
     await admin.hset(`hitl:rate:${key}`, 'count', 'x');
+    // time itself is under test: the flush timer fires and Redis refuses it; nothing may throw meanwhile.
     await sleep(150);
     expect(await admin.hget(`hitl:rate:${key}`, 'count')).toBe('x');
     // The key was forgotten: the next request goes to Redis and sees the count there.
@@ -305,6 +309,7 @@ describe('the shared limiter while Redis is away', () => {
       for (let i = 0; i < 5; i++) expect((await limiter.consume(down)).ok).toBe(true);
       expect((await limiter.consume(down)).ok).toBe(false);
     }
+    // time itself is under test: flush timers fire while Redis is away; nothing may throw meanwhile.
     await sleep(150);
     await server.restart();
     await eventually(() => ca.status === 'ready' && cb.status === 'ready', 5000);

@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { eventually, startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -41,15 +41,6 @@ async function client(server: SocketServer, room: string): Promise<Socket> {
 const next = (socket: Socket, event: string) =>
   new Promise<unknown>((resolve) => socket.once(event, (value: unknown) => resolve(value)));
 
-/** Resolves once `check` passes (polled), or fails after ~3 s. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 150; i += 1) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not reached');
-}
-
 describe('room-aware sharded adapter (two Socket.IO servers, one real Redis)', () => {
   let redis: TestRedisServer;
   let admin: Redis;
@@ -82,7 +73,7 @@ describe('room-aware sharded adapter (two Socket.IO servers, one real Redis)', (
   it('an emit to a room only this node holds is delivered here and never published', async () => {
     const local = await client(a, 'solo');
     sockets.push(local);
-    await until(async () => (await subscribers('solo')) === 1);
+    await eventually(async () => (await subscribers('solo')) === 1);
     const before = await spublishes();
     const got = next(local, 'ping');
     a.io.to('solo').emit('ping', 1);
@@ -101,7 +92,7 @@ describe('room-aware sharded adapter (two Socket.IO servers, one real Redis)', (
     const here = await client(a, 'shared');
     const there = await client(b, 'shared');
     sockets.push(here, there);
-    await until(async () => (await subscribers('shared')) === 2);
+    await eventually(async () => (await subscribers('shared')) === 2);
     const before = await spublishes();
     const [gotHere, gotThere] = [next(here, 'ping'), next(there, 'ping')];
     a.io.to('shared').emit('ping', 3);
@@ -111,7 +102,7 @@ describe('room-aware sharded adapter (two Socket.IO servers, one real Redis)', (
     // From the node without a socket in the room, too.
     const remote = await client(b, 'only-a');
     sockets.push(remote);
-    await until(async () => (await subscribers('only-a')) === 1);
+    await eventually(async () => (await subscribers('only-a')) === 1);
     const gotRemote = next(remote, 'ping');
     a.io.to('only-a').emit('ping', 4);
     expect(await gotRemote).toBe(4);
@@ -121,7 +112,7 @@ describe('room-aware sharded adapter (two Socket.IO servers, one real Redis)', (
     const here = await client(a, 'blip');
     const there = await client(b, 'blip');
     sockets.push(here, there);
-    await until(async () => (await subscribers('blip')) === 2);
+    await eventually(async () => (await subscribers('blip')) === 2);
     // Cut node A's subscriber: Redis now counts only node B, which the old count would mistake for A.
     const clients = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
     const id = /id=(\d+) .*name=a-sub /.exec(clients)?.[1];
@@ -131,9 +122,9 @@ describe('room-aware sharded adapter (two Socket.IO servers, one real Redis)', (
     a.io.to('blip').emit('ping', 5);
     expect(await gotThere).toBe(5);
     // Once it is back and its subscriptions are confirmed, its own rooms stay local again.
-    await until(async () => (await subscribers('solo')) === 1 && (await subscribers('blip')) === 2);
+    await eventually(async () => (await subscribers('solo')) === 1 && (await subscribers('blip')) === 2);
     const solo = sockets[0] as Socket;
-    await until(async () => {
+    await eventually(async () => {
       const before = await spublishes();
       const got = next(solo, 'ping');
       a.io.to('solo').emit('ping', 6);

@@ -51,6 +51,7 @@ describe('doors, tokens and bad input', () => {
     const forged = await post(rpc('tools/list'), { authorization: 'Bearer abc.def.ghi' });
     expect(forged.status).toBe(401);
     const expired = await t.node.tokens.sign({ sub: 'u1', role: 'agent' }, { expiresIn: '1s' });
+    // time itself is under test: the 1 s token expires.
     await new Promise((r) => setTimeout(r, 2100));
     expect((await post(rpc('tools/list'), { authorization: `Bearer ${expired}` })).status).toBe(401);
     const device = await t.token('u1', 'device');
@@ -188,8 +189,11 @@ describe('limits', () => {
 
   it('caps pending inquiries per user with a retryable error; nothing is created', async () => {
     const client = await t.mcp('capped');
+    const watcher = await t.device('capped', 'watcher');
+    await watcher.synced;
     const first = client.callTool({ name: 'send_inquiry', arguments: { question: 'one' } });
-    await new Promise((r) => setTimeout(r, 200));
+    // The first is pending once it reaches the user's devices.
+    await watcher.nextNew();
     const error = await rpcError(client, { question: 'two' });
     expect(error.message).toMatch(/pending/);
     expect(error.data).toMatchObject({ code: 'too_many_pending' });

@@ -32,6 +32,7 @@ describe.each(STORE_KINDS)('tiers, refusal, cancel and re-attach (%s store)', (k
     const early = await device.emit<DeviceAck>('inquiry:timeout', { inquiryId: pushed.inquiryId });
     expect(early).toMatchObject({ ok: false, error: { code: 'too_early' } });
     // Accepted from the device deadline on, allowing 1 s of clock skew.
+    // time itself is under test: the device deadline (tier 1) comes.
     await new Promise((r) => setTimeout(r, pushed.deadlines.deviceAt - pushed.serverTime - 900));
     const onTime = await device.emit<DeviceAck>('inquiry:timeout', { inquiryId: pushed.inquiryId });
     expect(onTime).toEqual({ ok: true, status: 'timed_out' });
@@ -121,7 +122,11 @@ describe.each(STORE_KINDS)('tiers, refusal, cancel and re-attach (%s store)', (k
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const pushed = await device.nextNew();
     abort.abort();
-    await new Promise((r) => setTimeout(r, 200));
+    // The node lets go of the dropped call before the answer comes.
+    await vi.waitFor(
+      async () => expect(await (await fetch(`${t.url}/metrics`)).text()).toMatch(/^hitl_held_calls 0$/m),
+      { timeout: 5000, interval: 50 },
+    );
     const ack = await device.emit<DeviceAck>('inquiry:answer', {
       inquiryId: pushed.inquiryId,
       response: 'yes',

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Delivery, InquiryResult } from '@hitl/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STORE_KINDS, startTestNode, type TestNode } from './harness.js';
 
 /** Webhooks: Standard Webhooks signatures, retries with the same id, SSRF guard, ops log. */
@@ -61,15 +61,7 @@ async function startReceiver(secret: string, failFirst: number) {
   return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-async function until<T>(check: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const WAIT = { timeout: 10_000, interval: 50 };
 
 const secret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
@@ -77,6 +69,13 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
   let t: TestNode;
   let dir: string;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  type Received = (typeof receiver.received)[number];
+  /** The first request the receiver got that passes `test`; throws (so `vi.waitFor` retries) until then. */
+  const received = (test: (r: Received) => boolean): Received => {
+    const hit = receiver.received.find(test);
+    if (!hit) throw new Error('no such webhook request yet');
+    return hit;
+  };
   const hookSecret = secret();
   const user = `hooked-${randomUUID().slice(0, 6)}`;
   beforeAll(async () => {
@@ -119,8 +118,12 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
       arguments: { question: 'Deploy?', options: ['yes', 'no'] },
     });
     // Two 500s, then accepted: three POSTs of one message, each signed, one id.
-    const created = await until(() =>
-      receiver.received.length >= 3 ? receiver.received.slice(0, 3) : undefined,
+    const created = await vi.waitFor(
+      () => {
+        expect(receiver.received.length).toBeGreaterThanOrEqual(3);
+        return receiver.received.slice(0, 3);
+      },
+      { timeout: 10_000, interval: 50 },
     );
     expect(new Set(created.map((r) => r.id)).size).toBe(1);
     expect(created.every((r) => r.verified)).toBe(true);
@@ -155,7 +158,7 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
       answer: 'yes',
       resolvedBy: { deviceName: 'webhook link' },
     });
-    const resolved = await until(() => receiver.received.find((r) => r.body.includes('"inquiry.resolved"')));
+    const resolved = await vi.waitFor(() => received((r) => r.body.includes('"inquiry.resolved"')), WAIT);
     expect(resolved.verified).toBe(true);
     expect(resolved.id).not.toBe(created[0]?.id);
 
@@ -173,19 +176,15 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
     let items = await list();
     const byUrl = (fragment: string, event = 'inquiry.created') =>
       items.find((d) => d.url.includes(fragment) && d.event === event);
-    for (
-      let i = 0;
-      i < 100 &&
-      !(
-        byUrl('/hook')?.status === 'delivered' &&
-        byUrl('/hook', 'inquiry.resolved')?.status === 'delivered' &&
-        byUrl('localhost')?.attempts.length
-      );
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-      items = await list();
-    }
+    await vi.waitFor(
+      async () => {
+        items = await list();
+        expect(byUrl('/hook')?.status).toBe('delivered');
+        expect(byUrl('/hook', 'inquiry.resolved')?.status).toBe('delivered');
+        expect(byUrl('localhost')?.attempts.length).toBeTruthy();
+      },
+      { timeout: 5000, interval: 50 },
+    );
     const hook = byUrl('/hook');
     expect(hook).toMatchObject({ status: 'delivered', event: 'inquiry.created' });
     expect(hook?.attempts.map((a) => a.status)).toEqual([500, 500, 204]);
@@ -222,10 +221,10 @@ describe.each(STORE_KINDS)('webhooks (%s store)', (kind) => {
       name: 'send_inquiry',
       arguments: { question: 'Crew: restart the worker?', audience: { team: 'crew' } },
     });
-    const created = await until(() =>
-      receiver.received.find(
-        (r) => r.body.includes('Crew: restart the worker?') && r.body.includes('inquiry.created'),
-      ),
+    const created = await vi.waitFor(
+      () =>
+        received((r) => r.body.includes('Crew: restart the worker?') && r.body.includes('inquiry.created')),
+      WAIT,
     );
     const { data } = JSON.parse(created.body) as { data: { answerUrl: string } };
     const answered = await fetch(data.answerUrl, {

@@ -133,7 +133,8 @@ export function resolveContract(open: MakeStore): void {
       await eventually(
         () => heard.get('store')!.length >= 5 && (!fixture.peer || heard.get('peer')!.length >= 5),
       );
-      await sleep(100); // time for a duplicate to show up
+      // time itself is under test: nothing more may come for a while (a duplicate would show up here).
+      await sleep(100);
       expect([...heard.get('store')!].sort()).toEqual(expected);
       if (fixture.peer) expect([...heard.get('peer')!].sort()).toEqual(expected);
       // An instance that neither waits on nor resolves an inquiry hears nothing of it.
@@ -141,6 +142,7 @@ export function resolveContract(open: MakeStore): void {
       stopStore();
       const late = await createNew(fixture.store);
       await fixture.store.resolve(late.inquiryId, answered('y'));
+      // time itself is under test: after unsubscribing nothing more may come for a while.
       await sleep(100);
       expect(heard.get('store')).toHaveLength(5);
     });
@@ -205,6 +207,7 @@ export function resolveContract(open: MakeStore): void {
           // past the test's timeout makes it fail the test instead.
           const [waited] = await Promise.all([
             fixture.store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 60 * 60_000 }),
+            // time itself is under test: 0-3 ms offsets vary which of the wait and the resolve goes first.
             sleep(i % 4).then(() => peer.resolve(inquiry.inquiryId, answered(`r${i}`))),
           ]);
           return { waited };

@@ -1,4 +1,5 @@
 import type { Resolution } from '@hitl/protocol';
+import { vi } from 'vitest';
 import { newInquiryId } from '../ids.js';
 import type { InquiryStore, NewInquiry } from '../store.js';
 
@@ -57,13 +58,21 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `check` until it returns true or `timeoutMs` passes. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(10);
-  }
+/**
+ * The tests' one wait on a condition: `vi.waitFor` on `check` coming true, every 50 ms (or `intervalMs`),
+ * failing after `timeoutMs`. Every test package uses this one (through `@hitl/store/testing`).
+ */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  intervalMs = 50,
+): Promise<void> {
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`condition not met within ${timeoutMs} ms`);
+    },
+    { timeout: timeoutMs, interval: intervalMs },
+  );
 }
 
 /** Creates an inquiry that must be new, and returns it. */

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type NodeProcess, rpcPost, sleep, spawnNode, token } from '../node-process.js';
 
 /** A raw TCP connection to the node, recording what comes back and when it is closed. */
@@ -42,26 +42,29 @@ describe('security: HTTP limits', () => {
   it('keeps an idle keep-alive socket open longer than clients do (65–75 s), and says so', async () => {
     const conn = await open(node.url);
     conn.socket.write(GET_HEALTH(host));
-    await sleep(300);
+    await vi.waitFor(() => expect(conn.data()).toMatch(/keep-alive: timeout=\d+/i), { timeout: 5000 });
     const timeout = Number(conn.data().match(/keep-alive: timeout=(\d+)/i)?.[1]);
     expect(timeout).toBeGreaterThanOrEqual(65);
     expect(timeout).toBeLessThanOrEqual(75);
-    await sleep(6500); // Node's default closes idle sockets after 5 s
+    // time itself is under test: idle past Node's default of 5 s, the socket must still be open.
+    await sleep(6500);
     expect(conn.closed()).toBe(false);
     conn.socket.write(GET_HEALTH(host));
-    await sleep(300);
-    expect(conn.data().match(/HTTP\/1\.1 200/g)).toHaveLength(2);
+    await vi.waitFor(() => expect(conn.data().match(/HTTP\/1\.1 200/g)).toHaveLength(2), { timeout: 5000 });
     conn.socket.destroy();
   });
 
   it('holds at most HITL_MAX_CONNECTIONS sockets; the node still serves once they go', async () => {
     const conns = await Promise.all(Array.from({ length: 30 }, () => open(node.url)));
-    await sleep(500);
-    const alive = conns.filter((c) => !c.closed()).length;
-    expect(alive).toBeLessThanOrEqual(12);
+    // The node closes every socket past the limit.
+    await vi.waitFor(() => expect(conns.filter((c) => !c.closed()).length).toBeLessThanOrEqual(12), {
+      timeout: 5000,
+    });
     for (const c of conns) c.socket.destroy();
-    await sleep(200);
-    expect((await fetch(`${node.url}/healthz`)).status).toBe(200);
+    // Once they go it serves again (it notices the closes on its own time, hence the retry).
+    await vi.waitFor(async () => expect((await fetch(`${node.url}/healthz`)).status).toBe(200), {
+      timeout: 5000,
+    });
   });
 
   it('cuts a body dripped byte by byte and headers that never end after 30 s, yet a held call outlives both', async () => {
@@ -102,12 +105,17 @@ describe('security: HTTP limits', () => {
       if (!headers.closed()) headers.socket.write('X-Slow: 1\r\n');
     }, 1000);
     try {
-      while ((!drip.closed() || !headers.closed()) && Date.now() - started < 45_000) await sleep(250);
+      await vi.waitFor(() => expect(drip.closed() && headers.closed()).toBe(true), {
+        timeout: 45_000,
+        interval: 250,
+      });
     } finally {
       clearInterval(dripper);
     }
     expect(drip.closed()).toBe(true);
     expect(headers.closed()).toBe(true);
+    // time itself is under test: the node's 30 s request timeout closes a slow body and slow headers,
+    // not before 25 s and not much after 30 s.
     expect(drip.closedAt() - started).toBeLessThan(40_000);
     expect(headers.closedAt() - started).toBeLessThan(40_000);
     expect(drip.closedAt() - started).toBeGreaterThan(25_000);

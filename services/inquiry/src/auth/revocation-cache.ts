@@ -8,11 +8,11 @@ import {
 import type { Logger } from 'pino';
 
 /** A safety net behind pub/sub: a change whose message was lost is still seen within this. */
-const REFRESH_MS = 5000;
+const DEFAULT_REFRESH_MS = 5000;
 
 /**
  * This node's copy of the revocation list: read at start, re-read whenever any node records a
- * revocation (the store's change feed) and every few seconds. Checking a token reads memory only.
+ * revocation (the store's change feed) and every `refreshMs` (5 s by default). Checking a token reads memory only.
  * While the store is away the last list stays in force.
  */
 export class RevocationCache {
@@ -26,6 +26,8 @@ export class RevocationCache {
   constructor(
     private readonly store: RevocationStore,
     private readonly logger: Logger,
+    /** The fallback re-read's period (`HITL_REVOCATION_POLL_MS`). */
+    private readonly refreshMs = DEFAULT_REFRESH_MS,
   ) {}
 
   async start(): Promise<void> {
@@ -36,7 +38,7 @@ export class RevocationCache {
     });
     await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     await this.reload();
-    this.timer = setInterval(() => void this.reload(), REFRESH_MS);
+    this.timer = setInterval(() => void this.reload(), this.refreshMs);
     this.timer.unref();
   }
 

@@ -15,7 +15,7 @@ export async function followSharedRevocations(
   const client = connectSharedRedis(config);
   if (!client) return undefined;
   const store = new RedisRevocationStore({ redis: client });
-  const cache = new RevocationCache(store, logger);
+  const cache = new RevocationCache(store, logger, config.revocationPollMs);
   await cache.start();
   return {
     isRevoked: (claims) => cache.isRevoked(claims),

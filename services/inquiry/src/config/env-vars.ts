@@ -111,6 +111,9 @@ export const EnvVars = z.object({
   HITL_HEARTBEAT_MS: int(10_000, 100),
   HITL_RETENTION_MS: int(7 * 24 * 3600_000, 1000),
   HITL_SWEEP_MS: int(500, 10),
+  HITL_REVOCATION_POLL_MS: int(5000, 100, 86_400_000).meta({
+    description: 'how often each node re-reads revocations besides the change feed (a safety net)',
+  }),
   HITL_DRAIN_MS: int(10_000, 0),
   HITL_TIMEOUT_TEXT: text("I'm busy right now; use your own judgement."),
   HITL_REFUSAL_TEXT: text("I'm not sure about the details; decide as you see fit."),
