@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadCatalogue } from '../src/catalogue/load.js';
 import { stockIn } from '../src/planner/candidates.js';
 import type { TranscriptEvent } from '../src/transcript/events.js';
@@ -86,6 +86,8 @@ describe('the demo with --patient: the customer answers after the hold (a 3 s ho
       ['--json', '--answer-within-ms', '6000', '--style', 'form', '--user', user],
       live.env,
     );
+    // The demo's result can come before the device hears the end: wait for the event, then close.
+    await vi.waitFor(() => expect(device.resolved).toHaveLength(1), { timeout: 10_000 });
     await device.close();
     expect(run.code).toBe(0);
     // Timed out at the window's end (6 s), not at the 3 s hold.
