@@ -1,20 +1,24 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DeviceInquiry } from '@hitl/protocol';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type NodeProcess, sleep, spawnNode, spawnProxy, token } from './node-process.js';
-
-/** A real MCP backend (official SDK, stdio): every execution appends a line to LEDGER_FILE. */
-const LEDGER = fileURLToPath(new URL('../../mcp-proxy/test/fixtures/ledger-server.mjs', import.meta.url));
+import {
+  eventually,
+  deviceHeaders as headersOf,
+  LEDGER_SERVER,
+  ledgerEntries,
+  mcpClient,
+  type NodeProcess,
+  sleep,
+  spawnNode,
+  spawnProxy,
+  textOf,
+} from './node-process.js';
 
 type Status = { status: string; result?: CallToolResult; error?: unknown };
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 describe('the approval proxy on its SQLite store across kill -9 (real processes, one state dir)', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'hitl-proxy-durable-'));
@@ -26,18 +30,13 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
   let proxy: NodeProcess;
   const proxyEnv = { HITL_STATE_DIR: stateDir, LEDGER_FILE: ledger };
   const startProxy = async () => {
-    const args = ['--backend-cmd', `${process.execPath} ${LEDGER}`, '--inquiry-url', node.url];
+    const args = ['--backend-cmd', `${process.execPath} ${LEDGER_SERVER}`, '--inquiry-url', node.url];
     const running = await spawnProxy(args, proxyEnv);
     started.push(running);
     return running;
   };
   const agentOf = async (running: NodeProcess) => {
-    const client = new Client({ name: 'proxy-restart-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${await token(user, 'agent')}` } },
-      }),
-    );
+    const client = await mcpClient(running.url, user);
     clients.push(client);
     return client;
   };
@@ -52,15 +51,8 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
         arguments: { idempotencyKey },
       })) as unknown as { structuredContent: Status }
     ).structuredContent;
-  const entries = () =>
-    readFileSync(ledger, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const deviceHeaders = async () => ({
-    authorization: `Bearer ${await token(user, 'device')}`,
-    'content-type': 'application/json',
-  });
+  const entries = () => ledgerEntries(ledger);
+  const deviceHeaders = () => headersOf(user);
   const pendingApprovals = async (): Promise<DeviceInquiry[]> => {
     const response = await fetch(`${node.url}/api/inquiries`, { headers: await deviceHeaders() });
     const { items } = (await response.json()) as { items: DeviceInquiry[] };
