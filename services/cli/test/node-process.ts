@@ -123,6 +123,37 @@ export const LEDGER_SERVER = fileURLToPath(
   new URL('../../mcp-proxy/test/fixtures/ledger-server.mjs', import.meta.url),
 );
 
+/** `hitl proxy` arguments: the ledger backend, in front of the inquiry node at `inquiryUrl`. */
+export const ledgerProxyArgs = (inquiryUrl: string) => [
+  '--backend-cmd',
+  `${process.execPath} ${LEDGER_SERVER}`,
+  '--inquiry-url',
+  inquiryUrl,
+];
+
+/**
+ * The processes and MCP clients a test file starts, to stop together: `keep` what it spawned,
+ * `agentOf` connects `user`'s agent to one of them, `stopAll` closes the clients, then kills (-9).
+ */
+export function testProcesses(user: string) {
+  const started: NodeProcess[] = [];
+  const clients: Client[] = [];
+  return {
+    keep(...running: NodeProcess[]) {
+      started.push(...running);
+    },
+    async agentOf(running: NodeProcess): Promise<Client> {
+      const client = await mcpClient(running.url, user);
+      clients.push(client);
+      return client;
+    },
+    async stopAll(): Promise<void> {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await Promise.all(started.map((p) => p.kill('SIGKILL')));
+    },
+  };
+}
+
 /** The lines the ledger backend wrote to `file`, parsed. */
 export const ledgerEntries = (file: string) =>
   readFileSync(file, 'utf8')

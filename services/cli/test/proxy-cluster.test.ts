@@ -3,17 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeviceInquiry } from '@hitl/protocol';
 import { startRedisCluster, type TestRedisCluster } from '@hitl/store/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   eventually,
   deviceHeaders as headersOf,
-  LEDGER_SERVER,
   ledgerEntries,
-  mcpClient,
+  ledgerProxyArgs,
   type NodeProcess,
   spawnNode,
   spawnProxy,
+  testProcesses,
   textOf,
 } from './node-process.js';
 
@@ -21,17 +20,11 @@ describe('two approval proxies on a 3-master Redis Cluster (only REDIS_CLUSTER_N
   const dir = mkdtempSync(join(tmpdir(), 'hitl-proxy-cluster-'));
   const ledger = join(dir, 'ledger.txt');
   const user = 'cluster-payer';
-  const started: NodeProcess[] = [];
-  const clients: Client[] = [];
+  const { keep, agentOf, stopAll } = testProcesses(user);
   let cluster: TestRedisCluster;
   let node: NodeProcess;
   let proxies: NodeProcess[] = [];
 
-  const agentOf = async (running: NodeProcess) => {
-    const client = await mcpClient(running.url, user);
-    clients.push(client);
-    return client;
-  };
   const entries = () => ledgerEntries(ledger);
   const deviceHeaders = () => headersOf(user);
   const approvalFor = async (tool: string) => {
@@ -50,15 +43,14 @@ describe('two approval proxies on a 3-master Redis Cluster (only REDIS_CLUSTER_N
     cluster = await startRedisCluster();
     const shared = { REDIS_CLUSTER_NODES: cluster.seeds };
     node = await spawnNode(shared);
-    started.push(node);
+    keep(node);
     // Each proxy has a state dir of its own (spawnProxy makes one): only the cluster is shared.
-    const args = ['--backend-cmd', `${process.execPath} ${LEDGER_SERVER}`, '--inquiry-url', node.url];
+    const args = ledgerProxyArgs(node.url);
     proxies = await Promise.all([0, 1].map(() => spawnProxy(args, { ...shared, LEDGER_FILE: ledger })));
-    started.push(...proxies);
+    keep(...proxies);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await Promise.all(started.map((p) => p.kill('SIGKILL')));
+    await stopAll();
     await cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   });

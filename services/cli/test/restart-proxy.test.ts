@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   eventually,
   deviceHeaders as headersOf,
-  LEDGER_SERVER,
   ledgerEntries,
-  mcpClient,
+  ledgerProxyArgs,
   type NodeProcess,
   sleep,
   spawnNode,
   spawnProxy,
+  testProcesses,
   textOf,
 } from './node-process.js';
 
@@ -24,21 +24,14 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
   const stateDir = mkdtempSync(join(tmpdir(), 'hitl-proxy-durable-'));
   const ledger = join(stateDir, 'ledger.txt');
   const user = 'payer';
-  const started: NodeProcess[] = [];
-  const clients: Client[] = [];
+  const { keep, agentOf, stopAll } = testProcesses(user);
   let node: NodeProcess;
   let proxy: NodeProcess;
   const proxyEnv = { HITL_STATE_DIR: stateDir, LEDGER_FILE: ledger };
   const startProxy = async () => {
-    const args = ['--backend-cmd', `${process.execPath} ${LEDGER_SERVER}`, '--inquiry-url', node.url];
-    const running = await spawnProxy(args, proxyEnv);
-    started.push(running);
+    const running = await spawnProxy(ledgerProxyArgs(node.url), proxyEnv);
+    keep(running);
     return running;
-  };
-  const agentOf = async (running: NodeProcess) => {
-    const client = await mcpClient(running.url, user);
-    clients.push(client);
-    return client;
   };
   const call = (agent: Client, name: string, args: Record<string, unknown>, idempotencyKey: string) =>
     agent.callTool({ name, arguments: args, _meta: { idempotencyKey } }, undefined, {
@@ -90,12 +83,11 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
     writeFileSync(ledger, '');
     // The inquiry node and the proxy share the state dir, as they do by default (~/.hitl).
     node = await spawnNode({ HITL_STATE_DIR: stateDir });
-    started.push(node);
+    keep(node);
     proxy = await startProxy();
   });
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await Promise.all(started.map((p) => p.kill('SIGKILL')));
+    await stopAll();
     rmSync(stateDir, { recursive: true, force: true });
   });
 
