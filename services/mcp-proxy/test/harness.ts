@@ -126,17 +126,7 @@ export async function startTestProxy(
 }
 
 /** A raw JSON-RPC POST to a proxy's /mcp (`url` is its base URL), as an agent's client sends it. */
-export function postMcp(url: string, token: string, message: unknown): Promise<Response> {
-  return fetch(`${url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify(message),
-  });
-}
+export { postMcp } from '@hitl/inquiry/testing';
 
 /** A ledger backend writing to a fresh file; `entries()` reads what really ran. */
 export async function ledgerBackend(
