@@ -11,10 +11,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TokenService } from '@hitl/auth';
+import { freePort } from '@hitl/store/testing';
 import { formatLine } from './core/summary.js';
 import { BENCH_SECRET, nodeStats, nodeStatsAfterGc, startNode } from './env/nodes.js';
 
@@ -23,14 +23,6 @@ const seconds = Number(args[args.indexOf('--seconds') + 1] || 60) || 60;
 const uncapped = args.includes('--uncapped');
 const log = (message: string) => process.stderr.write(`[retry-memory] ${message}\n`);
 const MB = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** ~233 KB of arguments: a full question and context, and a form of four long choice lists. */
 function bigArguments(i: number) {
@@ -50,7 +42,7 @@ function bigArguments(i: number) {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hitl-retry-memory-'));
   const directory = join(dir, 'directory.json');
-  const hook = `http://127.0.0.1:${await closedPort()}/down`;
+  const hook = `http://127.0.0.1:${await freePort()}/down`;
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const webhooks = [{ url: hook, secret, events: ['inquiry.created', 'inquiry.resolved'] }];
   writeFileSync(directory, JSON.stringify({ webhooks }));

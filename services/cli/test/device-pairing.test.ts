@@ -1,29 +1,19 @@
 import { PAIRING_ALPHABET } from '@hitl/protocol';
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type NodeProcess, sleep, spawnNode, tokens } from './node-process.js';
-import { call, claim, claimsOf, makePairing } from './pairing-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, type NodeProcess, sleep, tokens } from './node-process.js';
+import { call, claim, claimsOf, deviceToken, makePairing, usePairingNodes } from './pairing-helpers.js';
 import { watchSocket } from './security/socket-helpers.js';
 
 const INVALID = { error: { code: 'invalid_pairing' } };
-const deviceToken = (user: string, name = 'Laptop') => tokens.sign({ sub: user, role: 'device', name });
 
 /** Pairing on real node processes: two on one Redis (pair on one, claim on the other) and one embedded. */
 describe('adding a device by pairing code', { timeout: 90_000 }, () => {
-  let redis: TestRedisServer;
   let a: NodeProcess;
   let b: NodeProcess;
   let solo: NodeProcess;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    a = await spawnNode({ REDIS_URL: redis.url });
-    // B's codes live 2 s, so a test can watch one expire.
-    b = await spawnNode({ REDIS_URL: redis.url, HITL_PAIRING_TTL_MS: '2000' });
-    solo = await spawnNode({});
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all([a, b, solo].map((node) => node?.kill('SIGKILL')));
-    await redis?.stop();
+  // B's codes live 2 s, so a test can watch one expire.
+  usePairingNodes({ HITL_PAIRING_TTL_MS: '2000' }, (nodes) => {
+    ({ a, b, solo } = nodes);
   });
 
   it('a code made on one node is claimed on the other, once: a new device token of the same user', async () => {

@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type NodeProcess, SECRET, spawnNode, token } from './node-process.js';
+import { ledgerProxyArgs, type NodeProcess, SECRET, spawnNode, token } from './node-process.js';
 
 // Issue 35: `npx hitl proxy` stopped through its `npx` parent left the proxy serving as an orphan.
 // Each long-running command is started through a parent process (as `npx` does); the parent is killed
 // and the command must exit by itself.
 
 const BIN = fileURLToPath(new URL('../bin/hitl.js', import.meta.url));
-const LEDGER = fileURLToPath(new URL('../../mcp-proxy/test/fixtures/ledger-server.mjs', import.meta.url));
 
 /** A parent that starts `hitl <args>` with its own stdio (so we read the child's output) and stays. */
 const PARENT = `
@@ -87,7 +86,7 @@ describe('long-running commands exit when their parent goes', { timeout: 120_000
     { name: 'decide', args: () => ['decide'], env: () => ({}), ready: /decision agent at/ },
     {
       name: 'proxy',
-      args: () => ['proxy', '--backend-cmd', `${process.execPath} ${LEDGER}`, '--inquiry-url', node.url],
+      args: () => ['proxy', ...ledgerProxyArgs(node.url)],
       env: () => ({ HITL_STATE_DIR: stateDir(), LEDGER_FILE: join(stateDir(), 'ledger') }),
       ready: /proxy listening/,
     },

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { TokenService } from '@hitl/auth';
 import type { Role } from '@hitl/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const BIN = fileURLToPath(new URL('../bin/hitl.js', import.meta.url));
 export const SECRET = 'distributed-test-secret-long-enough-for-hs256';
@@ -116,6 +117,59 @@ export async function mcpClient(url: string, user: string): Promise<Client> {
   await client.connect(transport);
   return client;
 }
+
+/** A real MCP backend for the approval proxy (official SDK, stdio): every execution appends a line to LEDGER_FILE. */
+export const LEDGER_SERVER = fileURLToPath(
+  new URL('../../mcp-proxy/test/fixtures/ledger-server.mjs', import.meta.url),
+);
+
+/** `hitl proxy` arguments: the ledger backend, in front of the inquiry node at `inquiryUrl`. */
+export const ledgerProxyArgs = (inquiryUrl: string) => [
+  '--backend-cmd',
+  `${process.execPath} ${LEDGER_SERVER}`,
+  '--inquiry-url',
+  inquiryUrl,
+];
+
+/**
+ * The processes and MCP clients a test file starts, to stop together: `keep` what it spawned,
+ * `agentOf` connects `user`'s agent to one of them, `stopAll` closes the clients, then kills (-9).
+ */
+export function testProcesses(user: string) {
+  const started: NodeProcess[] = [];
+  const clients: Client[] = [];
+  return {
+    keep(...running: NodeProcess[]) {
+      started.push(...running);
+    },
+    async agentOf(running: NodeProcess): Promise<Client> {
+      const client = await mcpClient(running.url, user);
+      clients.push(client);
+      return client;
+    },
+    async stopAll(): Promise<void> {
+      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+      await Promise.all(started.map((p) => p.kill('SIGKILL')));
+    },
+  };
+}
+
+/** The lines the ledger backend wrote to `file`, parsed. */
+export const ledgerEntries = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** The text parts of a tool result, joined. */
+export const textOf = (result: unknown) =>
+  (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+
+/** Headers for a REST call as `user`'s device. */
+export const deviceHeaders = async (user: string) => ({
+  authorization: `Bearer ${await token(user, 'device')}`,
+  'content-type': 'application/json',
+});
 
 /** POST a JSON-RPC message to a node's `/mcp` as `user`'s agent. */
 export async function rpcPost(

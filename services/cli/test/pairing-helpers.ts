@@ -1,4 +1,7 @@
 import { request } from 'node:http';
+import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { afterAll, beforeAll } from 'vitest';
+import { type NodeProcess, spawnNode, tokens } from './node-process.js';
 
 export interface JsonReply {
   status: number;
@@ -69,3 +72,36 @@ export const claimsOf = (token: string) =>
     exp?: number;
     name?: string;
   };
+
+/** A device token of `user` named `name`, signed by the test's secret. */
+export const deviceToken = (user: string, name = 'Laptop') =>
+  tokens.sign({ sub: user, role: 'device', name });
+
+/** Two nodes on one Redis (`a`, `b`) and one on the embedded store (`solo`). */
+export interface PairingNodes {
+  a: NodeProcess;
+  b: NodeProcess;
+  solo: NodeProcess;
+}
+
+/**
+ * Starts a test's redis-server and nodes A, B (on it; B with `bEnv` too) and solo (embedded) before its
+ * tests, one at a time (three processes booting at once on a busy 2-core machine can take over the time
+ * spawnNode allows each), hands them to `started`, and stops them all after.
+ */
+export function usePairingNodes(bEnv: Record<string, string>, started: (nodes: PairingNodes) => void): void {
+  let redis: TestRedisServer | undefined;
+  let nodes: Partial<PairingNodes> = {};
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    nodes.a = await spawnNode({ REDIS_URL: redis.url });
+    nodes.b = await spawnNode({ REDIS_URL: redis.url, ...bEnv });
+    nodes.solo = await spawnNode({});
+    started(nodes as PairingNodes);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([nodes.a, nodes.b, nodes.solo].map((node) => node?.kill('SIGKILL')));
+    await redis?.stop();
+    nodes = {};
+  });
+}

@@ -1,50 +1,32 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DeviceInquiry } from '@hitl/protocol';
 import { startRedisCluster, type TestRedisCluster } from '@hitl/store/testing';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type NodeProcess, spawnNode, spawnProxy, token } from './node-process.js';
-
-/** A real MCP backend (official SDK, stdio): every execution appends a line to LEDGER_FILE. */
-const LEDGER = fileURLToPath(new URL('../../mcp-proxy/test/fixtures/ledger-server.mjs', import.meta.url));
-
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+import {
+  eventually,
+  deviceHeaders as headersOf,
+  ledgerEntries,
+  ledgerProxyArgs,
+  type NodeProcess,
+  spawnNode,
+  spawnProxy,
+  testProcesses,
+  textOf,
+} from './node-process.js';
 
 describe('two approval proxies on a 3-master Redis Cluster (only REDIS_CLUSTER_NODES set)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'hitl-proxy-cluster-'));
   const ledger = join(dir, 'ledger.txt');
   const user = 'cluster-payer';
-  const started: NodeProcess[] = [];
-  const clients: Client[] = [];
+  const { keep, agentOf, stopAll } = testProcesses(user);
   let cluster: TestRedisCluster;
   let node: NodeProcess;
   let proxies: NodeProcess[] = [];
 
-  const agentOf = async (running: NodeProcess) => {
-    const client = new Client({ name: 'proxy-cluster-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${await token(user, 'agent')}` } },
-      }),
-    );
-    clients.push(client);
-    return client;
-  };
-  const entries = () =>
-    readFileSync(ledger, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const deviceHeaders = async () => ({
-    authorization: `Bearer ${await token(user, 'device')}`,
-    'content-type': 'application/json',
-  });
+  const entries = () => ledgerEntries(ledger);
+  const deviceHeaders = () => headersOf(user);
   const approvalFor = async (tool: string) => {
     let found: DeviceInquiry | undefined;
     await eventually(async () => {
@@ -61,15 +43,14 @@ describe('two approval proxies on a 3-master Redis Cluster (only REDIS_CLUSTER_N
     cluster = await startRedisCluster();
     const shared = { REDIS_CLUSTER_NODES: cluster.seeds };
     node = await spawnNode(shared);
-    started.push(node);
+    keep(node);
     // Each proxy has a state dir of its own (spawnProxy makes one): only the cluster is shared.
-    const args = ['--backend-cmd', `${process.execPath} ${LEDGER}`, '--inquiry-url', node.url];
+    const args = ledgerProxyArgs(node.url);
     proxies = await Promise.all([0, 1].map(() => spawnProxy(args, { ...shared, LEDGER_FILE: ledger })));
-    started.push(...proxies);
+    keep(...proxies);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await Promise.all(started.map((p) => p.kill('SIGKILL')));
+    await stopAll();
     await cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,45 +1,37 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DeviceInquiry } from '@hitl/protocol';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type NodeProcess, sleep, spawnNode, spawnProxy, token } from './node-process.js';
-
-/** A real MCP backend (official SDK, stdio): every execution appends a line to LEDGER_FILE. */
-const LEDGER = fileURLToPath(new URL('../../mcp-proxy/test/fixtures/ledger-server.mjs', import.meta.url));
+import {
+  eventually,
+  deviceHeaders as headersOf,
+  ledgerEntries,
+  ledgerProxyArgs,
+  type NodeProcess,
+  sleep,
+  spawnNode,
+  spawnProxy,
+  testProcesses,
+  textOf,
+} from './node-process.js';
 
 type Status = { status: string; result?: CallToolResult; error?: unknown };
-const textOf = (result: unknown) =>
-  (result as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 describe('the approval proxy on its SQLite store across kill -9 (real processes, one state dir)', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'hitl-proxy-durable-'));
   const ledger = join(stateDir, 'ledger.txt');
   const user = 'payer';
-  const started: NodeProcess[] = [];
-  const clients: Client[] = [];
+  const { keep, agentOf, stopAll } = testProcesses(user);
   let node: NodeProcess;
   let proxy: NodeProcess;
   const proxyEnv = { HITL_STATE_DIR: stateDir, LEDGER_FILE: ledger };
   const startProxy = async () => {
-    const args = ['--backend-cmd', `${process.execPath} ${LEDGER}`, '--inquiry-url', node.url];
-    const running = await spawnProxy(args, proxyEnv);
-    started.push(running);
+    const running = await spawnProxy(ledgerProxyArgs(node.url), proxyEnv);
+    keep(running);
     return running;
-  };
-  const agentOf = async (running: NodeProcess) => {
-    const client = new Client({ name: 'proxy-restart-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`), {
-        requestInit: { headers: { Authorization: `Bearer ${await token(user, 'agent')}` } },
-      }),
-    );
-    clients.push(client);
-    return client;
   };
   const call = (agent: Client, name: string, args: Record<string, unknown>, idempotencyKey: string) =>
     agent.callTool({ name, arguments: args, _meta: { idempotencyKey } }, undefined, {
@@ -52,15 +44,8 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
         arguments: { idempotencyKey },
       })) as unknown as { structuredContent: Status }
     ).structuredContent;
-  const entries = () =>
-    readFileSync(ledger, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const deviceHeaders = async () => ({
-    authorization: `Bearer ${await token(user, 'device')}`,
-    'content-type': 'application/json',
-  });
+  const entries = () => ledgerEntries(ledger);
+  const deviceHeaders = () => headersOf(user);
   const pendingApprovals = async (): Promise<DeviceInquiry[]> => {
     const response = await fetch(`${node.url}/api/inquiries`, { headers: await deviceHeaders() });
     const { items } = (await response.json()) as { items: DeviceInquiry[] };
@@ -98,12 +83,11 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
     writeFileSync(ledger, '');
     // The inquiry node and the proxy share the state dir, as they do by default (~/.hitl).
     node = await spawnNode({ HITL_STATE_DIR: stateDir });
-    started.push(node);
+    keep(node);
     proxy = await startProxy();
   });
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-    await Promise.all(started.map((p) => p.kill('SIGKILL')));
+    await stopAll();
     rmSync(stateDir, { recursive: true, force: true });
   });
 

@@ -9,6 +9,7 @@ import type { Socket } from 'socket.io-client';
 import { loadConfig } from '../src/config.js';
 import { type RunningNode, startNode } from '../src/node.js';
 import { connectDevice, type TestDevice } from '../src/testing/device.js';
+import { postMcp as postMcpTo } from '../src/testing/post-mcp.js';
 
 export { connectDevice, type TestDevice };
 export type StoreKind = 'memory' | 'sqlite' | 'redis';
@@ -85,15 +86,7 @@ export async function startTestNode(kind: StoreKind, env: Record<string, string>
 /** A response's JSON body, typed by the test that reads it. */
 /** A raw JSON-RPC POST to a node's /mcp, as an agent's client sends it (a held call answers on SSE). */
 export function postMcp(t: TestNode, token: string, message: unknown): Promise<Response> {
-  return fetch(`${t.url}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify(message),
-  });
+  return postMcpTo(t.url, token, message);
 }
 
 export async function body<T>(response: Response): Promise<T> {

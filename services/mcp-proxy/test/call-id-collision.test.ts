@@ -6,6 +6,7 @@ import { HeldCalls } from '../src/http/held-calls.js';
 import {
   connectDevice,
   ledgerBackend,
+  postMcp,
   startTestProxy,
   startWorld,
   type TestProxy,
@@ -66,16 +67,7 @@ describe('proxy: a cancel that names two agents’ calls cancels neither', () =>
   it('both approvals stay answerable and both run once approved', async () => {
     const device = await connectDevice(world, 'twins');
     const token = await world.node.tokens.sign({ sub: 'twins', role: 'agent', name: 'shared token' });
-    const post = (message: unknown) =>
-      fetch(`${t.proxy.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify(message),
-      });
+    const post = (message: unknown) => postMcp(t.proxy.url, token, message);
     const charge = (amount: number) =>
       post({
         jsonrpc: '2.0',

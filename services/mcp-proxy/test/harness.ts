@@ -125,6 +125,9 @@ export async function startTestProxy(
   };
 }
 
+/** A raw JSON-RPC POST to a proxy's /mcp (`url` is its base URL), as an agent's client sends it. */
+export { postMcp } from '@hitl/inquiry/testing';
+
 /** A ledger backend writing to a fresh file; `entries()` reads what really ran. */
 export async function ledgerBackend(
   dir: string,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectDevice,
   ledgerBackend,
+  postMcp,
   startTestProxy,
   startWorld,
   type TestProxy,
@@ -178,16 +179,7 @@ describe('two proxy nodes sharing Redis', () => {
     const device = await connectDevice(world, 'gus');
     const token = await world.node.tokens.sign({ sub: 'gus', role: 'agent', name: 'test agent' });
     const before = (await ledger.entries()).length;
-    const post = (url: string, message: unknown) =>
-      fetch(`${url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify(message),
-      });
+    const post = (url: string, message: unknown) => postMcp(url, token, message);
     const call = post(a.proxy.url, {
       jsonrpc: '2.0',
       id: 41,

@@ -16,6 +16,23 @@ import { RedisProxyStore } from '../src/store/redis-proxy-store.js';
 import { SqliteProxyStore } from '../src/store/sqlite-proxy-store.js';
 import { runProxyStoreContract } from './store-contract.js';
 
+/**
+ * A proxy state file in `stateDir` as the build at schema `version` left it: its schema_versions row,
+ * its proxy_grants table, then `schema` (the rest of that version's tables).
+ */
+function fileAtVersion(version: number, schema: string) {
+  const path = join(stateDir, `v${version}.db`);
+  const db = openStateDatabase(path);
+  db.db.exec(`
+    CREATE TABLE schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+    INSERT INTO schema_versions VALUES ('proxy', ${version});
+    CREATE TABLE proxy_grants (grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, digest TEXT NOT NULL,
+      state TEXT NOT NULL, expires_at INTEGER NOT NULL, remove_at INTEGER NOT NULL) WITHOUT ROWID;
+    ${schema}
+  `);
+  return { path, db };
+}
+
 let redis: TestRedisServer;
 let cluster: TestRedisCluster;
 /** A Cluster client as the proxy opens one with REDIS_CLUSTER_NODES (the store does not own it). */
@@ -78,17 +95,13 @@ describe('SqliteProxyStore across a reopen', () => {
   });
 
   it('upgrades a version 1 file: its operations stay owned until their lease ends', async () => {
-    const path = join(stateDir, 'v1.db');
-    const v1 = openStateDatabase(path);
-    v1.db.exec(`
-      CREATE TABLE schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
-      INSERT INTO schema_versions VALUES ('proxy', 1);
-      CREATE TABLE proxy_grants (grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, digest TEXT NOT NULL,
-        state TEXT NOT NULL, expires_at INTEGER NOT NULL, remove_at INTEGER NOT NULL) WITHOUT ROWID;
-      CREATE TABLE proxy_operations (user_id TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL,
+    const { path, db: v1 } = fileAtVersion(
+      1,
+      `CREATE TABLE proxy_operations (user_id TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL,
         state TEXT NOT NULL, owner TEXT NOT NULL, inquiry_id TEXT, grant_id TEXT, result TEXT,
         updated_at INTEGER NOT NULL, remove_at INTEGER NOT NULL, PRIMARY KEY (user_id, key)) WITHOUT ROWID;
-    `);
+    `,
+    );
     const now = Date.now();
     v1.db
       .prepare(
@@ -116,20 +129,16 @@ describe('SqliteProxyStore across a reopen', () => {
   });
 
   it('opens a version 2 file as the build before ordered migrations wrote it (columns made by CREATE)', async () => {
-    const path = join(stateDir, 'v2.db');
-    const v2 = openStateDatabase(path);
-    v2.db.exec(`
-      CREATE TABLE schema_versions (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
-      INSERT INTO schema_versions VALUES ('proxy', 2);
-      CREATE TABLE proxy_grants (grant_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, digest TEXT NOT NULL,
-        state TEXT NOT NULL, expires_at INTEGER NOT NULL, remove_at INTEGER NOT NULL) WITHOUT ROWID;
-      CREATE INDEX proxy_grants_by_removal ON proxy_grants (remove_at);
+    const { path, db: v2 } = fileAtVersion(
+      2,
+      `CREATE INDEX proxy_grants_by_removal ON proxy_grants (remove_at);
       CREATE TABLE proxy_operations (user_id TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL,
         state TEXT NOT NULL, owner TEXT NOT NULL, inquiry_id TEXT, grant_id TEXT, result TEXT,
         updated_at INTEGER NOT NULL, remove_at INTEGER NOT NULL, drive_until INTEGER, call TEXT,
         PRIMARY KEY (user_id, key)) WITHOUT ROWID;
       CREATE INDEX proxy_operations_by_removal ON proxy_operations (remove_at);
-    `);
+    `,
+    );
     const now = Date.now();
     v2.db
       .prepare(

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
+  newUser,
   openApp,
   openContext,
   overflowX,
@@ -15,8 +15,6 @@ import {
   UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
-
-const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 
 describe('an approval card says who asked and why, in headless Chromium', () => {
   let node: RunningNode;

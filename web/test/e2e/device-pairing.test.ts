@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
+  newUser,
   openApp,
   openContext,
   overflowX,
@@ -16,7 +16,6 @@ import {
   useWebNode,
 } from './harness';
 
-const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const connected = (page: Page) => page.locator('[data-status="connected"]').waitFor();
 
 /** Pairing in headless Chromium: a desktop adds a phone by QR link, then revokes it. */

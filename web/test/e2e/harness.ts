@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+
+/** A user of its own for one test: `u-` and 8 random hex digits. */
+export const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 
 export const WEB_DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots', import.meta.url));

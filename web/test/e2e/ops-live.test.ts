@@ -7,6 +7,7 @@ import {
   DESKTOP,
   endClosingPause,
   installPageClock,
+  newUser,
   openApp,
   openContext,
   overflowX,
@@ -17,8 +18,6 @@ import {
   UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
-
-const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 
 /** Asks through MCP; the call stays held until the inquiry ends. */
 async function ask(node: RunningNode, user: string, question: string) {

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import { PairingClaimResultSchema, PairingSchema } from '@hitl/protocol';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   agent,
+  newUser,
   openApp,
   openContext,
   PHONE,
@@ -14,8 +14,6 @@ import {
   UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
-
-const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 
 /** A common Android phone (Pixel 7 and the like): where the history badge once made the page 451 px wide. */
 const PHONE_412 = { ...PHONE, viewport: { width: 412, height: 915 } };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import {
   DESKTOP,
   endClosingPause,
   installPageClock,
+  newUser,
   openApp,
   openContext,
   overflowX,
@@ -18,7 +18,6 @@ import {
   useWebNode,
 } from './harness';
 
-const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const card = (page: Page, text: string) => page.locator('article', { hasText: text });
 
 describe('the device history in headless Chromium', () => {

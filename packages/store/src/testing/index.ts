@@ -18,4 +18,9 @@ export {
   timedOut,
 } from './fixtures.js';
 export { startRedisCluster, type TestRedisCluster } from './redis-cluster.js';
-export { type RedisServerOptions, startRedisServer, type TestRedisServer } from './redis-server.js';
+export {
+  freePort,
+  type RedisServerOptions,
+  startRedisServer,
+  type TestRedisServer,
+} from './redis-server.js';

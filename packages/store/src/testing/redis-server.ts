@@ -98,6 +98,7 @@ export function findOnPath(name: string): string | undefined {
   return undefined;
 }
 
+/** A free TCP port on loopback: nothing listens on it once this resolves (a closed port until taken). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -1,9 +1,7 @@
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type NodeProcess, sleep, spawnNode, tokens } from '../node-process.js';
-import { call, claim, claimsOf, makePairing } from '../pairing-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { eventually, type NodeProcess, sleep, tokens } from '../node-process.js';
+import { call, claim, claimsOf, deviceToken, makePairing, usePairingNodes } from '../pairing-helpers.js';
 
-const deviceToken = (user: string, name = 'Laptop') => tokens.sign({ sub: user, role: 'device', name });
 const opsToken = () => tokens.sign({ sub: 'reach-admin', role: 'ops' });
 
 /** The names on `user`'s device list, as `token` (one of theirs) reads it from `url`. */
@@ -19,21 +17,11 @@ async function deviceNames(url: string, token: string): Promise<string[]> {
  * only over REST is on its user's device list and can be revoked from there.
  */
 describe('what a device token reaches after its owner acts', { timeout: 120_000 }, () => {
-  let redis: TestRedisServer;
   let a: NodeProcess;
   let b: NodeProcess;
   let solo: NodeProcess;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-    // One at a time: three processes booting at once on a busy 2-core machine can take over the
-    // time spawnNode allows each.
-    a = await spawnNode({ REDIS_URL: redis.url });
-    b = await spawnNode({ REDIS_URL: redis.url });
-    solo = await spawnNode({});
-  }, 120_000);
-  afterAll(async () => {
-    await Promise.all([a, b, solo].map((node) => node?.kill('SIGKILL')));
-    await redis?.stop();
+  usePairingNodes({}, (nodes) => {
+    ({ a, b, solo } = nodes);
   });
 
   describe('finding 2: a pairing outlives the token that made it', () => {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Delivery } from '@hitl/protocol';
+import { freePort } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type NodeProcess, rpcPost, spawnNode, token } from '../node-process.js';
 
@@ -17,15 +17,6 @@ import { eventually, type NodeProcess, rpcPost, spawnNode, token } from '../node
 
 const PER_USER = 256 * 1024;
 const PER_WEBHOOK = 1024 * 1024;
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** About 90 KB of inquiry: a full question, 100 long options, a full context. */
 function bigInquiry(i: number) {
@@ -49,7 +40,7 @@ describe('security: webhook retries keep a bounded amount of memory', () => {
     const file = join(dir, 'directory.json');
     const webhooks = [
       {
-        url: `http://127.0.0.1:${await closedPort()}/down`,
+        url: `http://127.0.0.1:${await freePort()}/down`,
         secret: `whsec_${randomBytes(24).toString('base64')}`,
         events: ['inquiry.created'],
       },
