@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type RunningNode, startNode } from '@hitl/inquiry';
-import type { InquiryResult, Role } from '@hitl/protocol';
+import type { Inquiry, InquiryResult, Page as ListPage, Role } from '@hitl/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 
 /** A user of its own for one test: `u-` and 8 random hex digits. */
 export const newUser = () => `u-${randomUUID().slice(0, 8)}`;
@@ -162,6 +162,24 @@ export async function agent(node: RunningNode, user: string): Promise<Client> {
   });
   await client.connect(transport);
   return client;
+}
+
+/** The pending inquiry that asks `question`, once the held call has created it (polled over REST). */
+export async function pendingInquiry(
+  node: RunningNode,
+  headers: Record<string, string>,
+  question: string,
+): Promise<Inquiry> {
+  return vi.waitFor(
+    async () => {
+      const response = await fetch(`${node.url}/api/inquiries?status=pending`, { headers });
+      const page = (await response.json()) as ListPage<Inquiry>;
+      const found = page.items.find((i) => i.question === question);
+      if (!found) throw new Error(`no pending inquiry asks ${JSON.stringify(question)} yet`);
+      return found;
+    },
+    { timeout: 15_000, interval: 50 },
+  );
 }
 
 export const structured = (result: unknown) =>

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig, type RunningNode, startNode } from '@hitl/inquiry';
-import type { Inquiry, Page as ListPage } from '@hitl/protocol';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,6 +9,7 @@ import {
   openApp,
   openContext,
   PHONE,
+  pendingInquiry,
   screenshot,
   token,
   WEB_DIST,
@@ -66,15 +66,9 @@ describe('the ops answer-time chart in headless Chromium', () => {
       Authorization: `Bearer ${await token(node, user, 'device', 'Laptop')}`,
       'content-type': 'application/json',
     };
-    let pending: Inquiry | undefined;
-    while (!pending) {
-      const page = (await (
-        await fetch(`${node.url}/api/inquiries?status=pending`, { headers })
-      ).json()) as ListPage<Inquiry>;
-      pending = page.items.find((i) => i.question === question);
-    }
+    const pending = await pendingInquiry(node, headers, question);
     skew += takesMs;
-    const answered = await fetch(`${node.url}/api/inquiries/${pending?.inquiryId}/answer`, {
+    const answered = await fetch(`${node.url}/api/inquiries/${pending.inquiryId}/answer`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ response: 'yes' }),

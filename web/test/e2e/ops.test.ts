@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
-import type { Inquiry, Page as ListPage } from '@hitl/protocol';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import {
   openContext,
   overflowX,
   PHONE,
+  pendingInquiry,
   screenshot,
   startWebNode,
   structured,
@@ -35,13 +35,7 @@ describe('ops console in headless Chromium', () => {
     });
     const deviceToken = await token(node, user, 'device', 'ops-seed');
     const headers = { Authorization: `Bearer ${deviceToken}`, 'content-type': 'application/json' };
-    let pending: Inquiry | undefined;
-    while (!pending) {
-      const page = (await (
-        await fetch(`${node.url}/api/inquiries?status=pending`, { headers })
-      ).json()) as ListPage<Inquiry>;
-      pending = page.items.find((i) => i.question === question);
-    }
+    const pending = await pendingInquiry(node, headers, question);
     if (settle !== 'timeout') {
       // A subscribed user's question is pushed before it is answered (else the push is not sent).
       const { inquiryId } = pending;
