@@ -1,3 +1,9 @@
+export {
+  type CardClaims,
+  ChatTokens,
+  type ElicitationClaims,
+  sessionTag,
+} from './chat-tokens.js';
 export { type HostPolicy, hostOriginProblem } from './host-guard.js';
 export { type LinkChannel, LinkChannelSchema, type LinkClaims, LinkTokens } from './link-tokens.js';
 export {

@@ -3,7 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 
 /** Where a link was sent; it names the answering "device" (`email link`) and keys the audit trail. */
-export const LinkChannelSchema = z.enum(['email', 'webhook', 'push']);
+export const LinkChannelSchema = z.enum(['email', 'webhook', 'push', 'slack']);
 export type LinkChannel = z.infer<typeof LinkChannelSchema>;
 
 /** What an answer link is good for: one inquiry of one user, from one channel, until `expiresAt`. */

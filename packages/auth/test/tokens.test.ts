@@ -7,6 +7,7 @@ describe('TokenService', () => {
     const token = await tokens.sign({ sub: 'u1', role: 'agent' }, { expiresIn: '1s' });
     expect(await tokens.verify(token)).toMatchObject({ sub: 'u1', role: 'agent' });
     expect(await tokens.verify(token)).toMatchObject({ sub: 'u1', role: 'agent' });
+    // time itself is under test: the 1 s token expires (exp has whole seconds).
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect(await tokens.verify(token)).toBeNull();
   });

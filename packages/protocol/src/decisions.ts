@@ -59,6 +59,12 @@ export const DecisionRecordSchema = z.object({
   escalation: EscalationSchema.optional(),
   /** A quorum approval's votes, in order. */
   votes: z.array(VoteSchema).optional(),
+  /** The person's reason for a reject or a refusal. */
+  reason: z.string().optional(),
+  /** An approval approved with edits: the argument names the person changed. */
+  changed: z.array(z.string()).optional(),
+  /** A call that ran under a standing approval: its id (no one was asked). */
+  standingId: z.string().optional(),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 /** The channels that reach a person with no page open. */
-export const DeliveryChannelSchema = z.enum(['webhook', 'email', 'push']);
+export const DeliveryChannelSchema = z.enum(['webhook', 'email', 'push', 'slack']);
 export type DeliveryChannel = z.infer<typeof DeliveryChannelSchema>;
 
 /**
  * One message sent for an inquiry on one channel and what became of each attempt: a webhook POST, a
- * mail handed to the SMTP server, a push to a push service. `GET /api/webhooks/deliveries` and
+ * mail handed to the SMTP server, a push to a push service, a Slack message posted or updated. `GET /api/webhooks/deliveries` and
  * `GET /api/inquiries/:id/channels` (ops) list them.
  */
 export const DeliverySchema = z.object({
@@ -14,7 +14,7 @@ export const DeliverySchema = z.object({
   id: z.string(),
   channel: DeliveryChannelSchema,
   event: z.string(),
-  /** Where it went: the webhook URL, `mailto:<address>`, or the push service's origin. */
+  /** Where it went: the webhook URL, `mailto:<address>`, the push service's origin, or `slack:<channel id>`. */
   url: z.string(),
   inquiryId: z.string(),
   userId: z.string(),

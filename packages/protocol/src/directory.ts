@@ -9,7 +9,7 @@ import { z } from 'zod';
 const UserIdSchema = z.string().min(1).max(200);
 
 /** How a person is reached beyond an open page. */
-export const NotifyChannelSchema = z.enum(['push', 'email', 'webhook']);
+export const NotifyChannelSchema = z.enum(['push', 'email', 'webhook', 'slack']);
 export type NotifyChannel = z.infer<typeof NotifyChannelSchema>;
 
 export const DirectoryUserSchema = z.strictObject({
@@ -18,6 +18,11 @@ export const DirectoryUserSchema = z.strictObject({
   notify: z.array(NotifyChannelSchema).optional(),
   /** Mail only once the question has waited this long unanswered; absent: at once. */
   emailAfterMs: z.number().int().min(0).optional(),
+  /** The person's Slack member id (`U…` or `W…`): their clicks in Slack answer as this user. */
+  slack: z
+    .string()
+    .regex(/^[UW][A-Z0-9]{2,20}$/, 'expected a Slack member id such as U0123ABCD')
+    .optional(),
 });
 export type DirectoryUser = z.infer<typeof DirectoryUserSchema>;
 
@@ -34,6 +39,11 @@ export const TeamSchema = z.strictObject({
   askers: z.array(UserIdSchema).max(1000).optional(),
   escalateTo: AudienceRefSchema.optional(),
   escalateAfterMs: z.number().int().min(1000).optional(),
+  /** A Slack channel id (`C…` or `G…`): the team's questions are posted there instead of each member's DM. */
+  slackChannel: z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,20}$/, 'expected a Slack channel id such as C0123ABCD')
+    .optional(),
 });
 export type Team = z.infer<typeof TeamSchema>;
 
@@ -72,12 +82,28 @@ export const DirectorySchema = z
         ctx.addIssue({ code: 'custom', path: [...path, 'escalateTo'], message: 'needs escalateAfterMs' });
       }
     }
+    const members = new Map<string, string>();
     for (const [id, user] of Object.entries(directory.users)) {
+      const other = user.slack === undefined ? undefined : members.get(user.slack);
+      if (user.slack !== undefined && other !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['users', id, 'slack'],
+          message: `Slack member ${user.slack} is already user "${other}"`,
+        });
+      } else if (user.slack !== undefined) members.set(user.slack, id);
       if (user.notify?.includes('email') && !user.email) {
         ctx.addIssue({
           code: 'custom',
           path: ['users', id, 'email'],
           message: 'notify names email: give an address',
+        });
+      }
+      if (user.notify?.includes('slack') && !user.slack) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['users', id, 'slack'],
+          message: 'notify names slack: give the Slack member id',
         });
       }
     }

@@ -44,6 +44,7 @@ export const ERROR_WIRE = {
   unavailable: { http: 503, jsonRpc: JSON_RPC.internalError },
   internal: { http: 500, jsonRpc: JSON_RPC.internalError },
   invalid_pairing: { http: 400, jsonRpc: JSON_RPC.invalidParams },
+  passkey_required: { http: 403, jsonRpc: JSON_RPC.serverError },
 } as const satisfies Record<ErrorCode, ErrorWire>;
 
 /**

@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'internal',
   /** A pairing code that is wrong, used or expired (one answer for all three, so a guesser learns nothing). */
   'invalid_pairing',
+  /** An approve of a `requirePasskey` inquiry without a valid WebAuthn assertion (it stays pending). */
+  'passkey_required',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { answerExtrasShape, ReasonSchema } from './approval-shape.js';
 import type { ErrorCode } from './errors.js';
 import {
   InquirySchema,
@@ -23,6 +24,9 @@ export const DEVICE_HIDDEN = {
   answer: true,
   resolvedBy: true,
   resolvedAt: true,
+  reason: true,
+  arguments: true,
+  changed: true,
 } as const;
 
 /**
@@ -55,11 +59,16 @@ export interface InquirySyncEvent {
 export const DeviceAnswerSchema = z.object({
   inquiryId: z.string().min(1).max(100),
   response: ResponseSchema,
+  ...answerExtrasShape,
 });
 export type DeviceAnswer = z.infer<typeof DeviceAnswerSchema>;
 
 export const DeviceInquiryRefSchema = z.object({ inquiryId: z.string().min(1).max(100) });
 export type DeviceInquiryRef = z.infer<typeof DeviceInquiryRefSchema>;
+
+/** `inquiry:refuse`: the inquiry, and the person's reason when they gave one. */
+export const DeviceRefusalSchema = DeviceInquiryRefSchema.extend({ reason: ReasonSchema.optional() });
+export type DeviceRefusal = z.infer<typeof DeviceRefusalSchema>;
 
 export type DeviceAck =
   /** `pending` with `votes`: a quorum approval counted this vote and waits for more. */
@@ -80,7 +89,7 @@ export interface ServerToDeviceEvents {
 
 export interface DeviceToServerEvents {
   'inquiry:answer': (answer: DeviceAnswer, ack: (result: DeviceAck) => void) => void;
-  'inquiry:refuse': (ref: DeviceInquiryRef, ack: (result: DeviceAck) => void) => void;
+  'inquiry:refuse': (ref: DeviceRefusal, ack: (result: DeviceAck) => void) => void;
   'inquiry:timeout': (ref: DeviceInquiryRef, ack: (result: DeviceAck) => void) => void;
 }
 

@@ -1,3 +1,5 @@
+export * from './approval-shape.js';
+export * from './audit.js';
 export * from './decisions.js';
 export * from './deliveries.js';
 export * from './devices.js';
@@ -10,9 +12,11 @@ export * from './inquiry.js';
 export * from './json-depth.js';
 export * from './limits.js';
 export * from './listen.js';
+export * from './passkeys.js';
 export * from './push.js';
 export * from './rest.js';
 export * from './socket-errors.js';
+export * from './standing.js';
 export * from './tiers.js';
 export * from './tokens.js';
 export * from './tools.js';

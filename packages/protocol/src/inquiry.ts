@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EditableSchema, ReasonSchema } from './approval-shape.js';
 import { FieldValueSchema, FormQuestionsSchema, OptionsSchema } from './form.js';
 import { LIMITS, utf8Bytes } from './limits.js';
 
@@ -42,6 +43,14 @@ export const ActionSchema = z.object({
   server: z.string().min(1).max(200),
   tool: z.string().min(1).max(200),
   arguments: FreeFormObjectSchema.default({}),
+  /**
+   * The JSON Schema of the tool's input (the approval proxy passes the backend tool's): devices build
+   * the edit form from it, and the node checks edited arguments against it.
+   */
+  inputSchema: FreeFormObjectSchema.refine(
+    (schema) => utf8Bytes(JSON.stringify(schema)) <= LIMITS.inputSchemaBytes,
+    `inputSchema over ${LIMITS.inputSchemaBytes} bytes`,
+  ).optional(),
 });
 export type Action = z.infer<typeof ActionSchema>;
 
@@ -127,6 +136,16 @@ export type Escalation = z.infer<typeof EscalationSchema>;
 export const AskerSchema = z.object({ name: z.string().optional(), tokenSubject: z.string() });
 export type Asker = z.infer<typeof AskerSchema>;
 
+/** What a person added to their answer or refusal, kept with the resolution. */
+const resolutionExtrasShape = {
+  /** The person's reason for a reject or a refusal. */
+  reason: ReasonSchema.optional(),
+  /** An approval approved with edits: the arguments as approved (absent: as asked). */
+  arguments: FreeFormObjectSchema.optional(),
+  /** An approval approved with edits: the top-level names the person changed. */
+  changed: z.array(z.string()).optional(),
+};
+
 /** What the asker decided about the question; immutable once created. */
 export const InquiryContentSchema = z.object({
   question: z.string().min(1).max(LIMITS.questionChars),
@@ -142,6 +161,14 @@ export const InquiryContentSchema = z.object({
   fallback: FallbackSchema.optional(),
   /** Approvals only: how many distinct people must approve; one reject vetoes. */
   quorum: z.number().int().min(2).max(LIMITS.quorumMax).optional(),
+  /** False: never put to the person in the agent's own chat (MCP elicitation); absent means true. */
+  askInChat: z.boolean().optional(),
+  /** Approvals only: an approve counts only with a WebAuthn assertion from one of the approver's passkeys. */
+  requirePasskey: z.boolean().optional(),
+  /** Approvals only: which arguments the person may edit before approving. */
+  editable: EditableSchema.optional(),
+  /** Approvals only: false when the approval may not be allowed for a while (`allowFor`). */
+  standing: z.boolean().optional(),
 });
 export type InquiryContent = z.infer<typeof InquiryContentSchema>;
 
@@ -173,6 +200,7 @@ export const InquirySchema = InquiryContentSchema.extend({
   answer: ResponseSchema.optional(),
   resolvedBy: ResolvedBySchema.optional(),
   resolvedAt: z.number().optional(),
+  ...resolutionExtrasShape,
 });
 export type Inquiry = z.infer<typeof InquirySchema>;
 
@@ -218,5 +246,6 @@ export const ResolutionSchema = z.object({
   answer: ResponseSchema.optional(),
   resolvedBy: ResolvedBySchema,
   resolvedAt: z.number(),
+  ...resolutionExtrasShape,
 });
 export type Resolution = z.infer<typeof ResolutionSchema>;

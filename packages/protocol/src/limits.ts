@@ -30,6 +30,20 @@ export const LIMITS = {
   quorumMax: 10,
   /** How deep a JSON body may nest (objects and arrays), counted from its root. */
   jsonDepth: 64,
+  /** A person's reason for a reject or a refusal, in characters. */
+  reasonChars: 1000,
+  /** Edited arguments of an approval (and a standing approval's `match`), in bytes of JSON. */
+  argumentsBytes: 32 * 1024,
+  /** How deep edited arguments may nest, counted from the arguments object itself. */
+  argumentsDepth: 16,
+  /** An approval's `action.inputSchema`, in bytes of JSON. */
+  inputSchemaBytes: 32 * 1024,
+  /** Names in an approval's `editable` list (and in a standing approval's `match`). */
+  editableNames: 100,
+  /** Live standing approvals covering one asker. */
+  standingPerUser: 100,
+  /** The longest standing approval anyone may ask for, in minutes (a node's cap may be lower). */
+  standingMinutesMax: 7 * 24 * 60,
 } as const;
 
 /** Bytes of a string once UTF-8 encoded (browser-safe). */

@@ -53,6 +53,8 @@ export const InquiryPushSchema = z.object({
   options: z.array(z.string()).optional(),
   /** Epoch ms: the end of the answer window (`answerBy`, else the service deadline). */
   answerBy: z.number(),
+  /** An approval only a passkey approves: the notification opens its card instead of answering. */
+  requirePasskey: z.boolean().optional(),
 });
 export type InquiryPush = z.infer<typeof InquiryPushSchema>;
 

@@ -1,10 +1,15 @@
 import { z } from 'zod';
+import { answerExtrasShape, ReasonSchema } from './approval-shape.js';
 import { ResponseSchema } from './inquiry.js';
 import { LIMITS } from './limits.js';
 import { UserIdSchema } from './tokens.js';
 
-export const AnswerBodySchema = z.object({ response: ResponseSchema });
+export const AnswerBodySchema = z.object({ response: ResponseSchema, ...answerExtrasShape });
 export type AnswerBody = z.infer<typeof AnswerBodySchema>;
+
+/** `POST /api/inquiries/:id/refuse`: no body, or the person's reason. */
+export const RefuseBodySchema = z.object({ reason: ReasonSchema.optional() });
+export type RefuseBody = z.infer<typeof RefuseBodySchema>;
 
 const LimitSchema = z.coerce.number().int().min(1).max(LIMITS.pageSize).default(50);
 

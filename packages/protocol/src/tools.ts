@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EditableSchema } from './approval-shape.js';
 import { FormQuestionsSchema, fieldProblem, OptionsSchema, type QuestionKind } from './form.js';
 import {
   ActionSchema,
@@ -102,6 +103,23 @@ export const sendInquiryShape = {
       `Approvals only: how many different people of the audience must approve (2..${LIMITS.quorumMax}); ` +
         'one reject decides it rejected. Until then nothing is approved.',
     ),
+  askInChat: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether the person may also answer right here in this chat, when this client can show a form (default true).',
+    ),
+  requirePasskey: z
+    .boolean()
+    .optional()
+    .describe(
+      'Approvals only: the person must approve with a passkey on their device (proof that they approved these exact arguments). Nothing else approves it.',
+    ),
+  editable: EditableSchema.optional(),
+  standing: z
+    .boolean()
+    .optional()
+    .describe('Approvals only: false when the person may not allow this action for a while.'),
 };
 
 export const SendInquiryInputSchema = z.object(sendInquiryShape).superRefine((input, ctx) => {
@@ -114,6 +132,15 @@ export const SendInquiryInputSchema = z.object(sendInquiryShape).superRefine((in
   if (input.action && input.kind !== 'approval') issue('action', 'action is only for kind "approval"');
   if (input.quorum !== undefined && input.kind !== 'approval') {
     issue('quorum', 'quorum is only for kind "approval"');
+  }
+  if (input.requirePasskey && input.kind !== 'approval') {
+    issue('requirePasskey', 'requirePasskey is only for kind "approval"');
+  }
+  if (input.editable !== undefined && !input.action) {
+    issue('editable', 'editable needs kind "approval" and the action whose arguments may change');
+  }
+  if (input.standing !== undefined && input.kind !== 'approval') {
+    issue('standing', 'standing is only for kind "approval"');
   }
   if (input.defaultAnswer !== undefined) {
     const problem = prefillProblem(
@@ -168,6 +195,16 @@ export const inquiryResultShape = {
     .optional()
     .describe('A quorum approval: every vote so far ({userId, deviceName, vote, at}), in order.'),
   elapsedMs: z.number().describe('Time since the question was asked, in ms.'),
+  reason: z.string().optional().describe("The person's reason, when they rejected or declined with one."),
+  arguments: z
+    .record(z.string(), z.unknown())
+    .meta({ additionalProperties: true })
+    .optional()
+    .describe('An approved action: the arguments as approved (the person may have edited them).'),
+  changed: z
+    .array(z.string())
+    .optional()
+    .describe('An approved action: the argument names the person edited (empty: none).'),
 };
 export const InquiryResultSchema = z.object(inquiryResultShape);
 export type InquiryResult = z.infer<typeof InquiryResultSchema>;

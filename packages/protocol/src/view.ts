@@ -41,5 +41,10 @@ export function toInquiryResult(inquiry: Inquiry | null, now: number): InquiryRe
   if (inquiry.answer !== undefined) result.answer = inquiry.answer;
   if (inquiry.resolvedBy) result.resolvedBy = inquiry.resolvedBy;
   if (inquiry.quorum !== undefined) result.votes = inquiry.votes ?? [];
+  if (inquiry.reason !== undefined) result.reason = inquiry.reason;
+  if (inquiry.status === 'answered' && inquiry.answer === 'approve' && inquiry.action) {
+    result.arguments = inquiry.arguments ?? inquiry.action.arguments;
+    result.changed = inquiry.changed ?? [];
+  }
   return result;
 }

@@ -20,11 +20,20 @@ const full: Inquiry = {
   options: ['yes', 'no'],
   context: 'release 1.2',
   kind: 'approval',
-  action: { server: 'deploy', tool: 'ship', arguments: { env: 'prod' } },
+  action: {
+    server: 'deploy',
+    tool: 'ship',
+    arguments: { env: 'prod' },
+    inputSchema: { type: 'object', properties: { env: { type: 'string' } } },
+  },
   critical: true,
   confidence: 0.3,
   fallback: { onTimeout: 'fail_closed' },
   quorum: 2,
+  requirePasskey: true,
+  askInChat: false,
+  editable: ['env'],
+  standing: false,
   inquiryId: 'inq_1',
   userId: 'ann',
   audience: ['ann', 'bob'],
@@ -40,6 +49,9 @@ const full: Inquiry = {
   answer: { why: 'ok' },
   resolvedBy: { kind: 'human', userId: 'bob' },
   resolvedAt: AT + 20_000,
+  reason: 'staging first',
+  arguments: { env: 'staging' },
+  changed: ['env'],
 };
 
 const sorted = (keys: Iterable<string>) => [...keys].sort();

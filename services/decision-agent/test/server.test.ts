@@ -1,17 +1,15 @@
-import { sign } from 'hono/jwt';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createLocalDecider,
   createRemoteDecider,
   DECIDE_PATH,
   type Decider,
   openAiChatModel,
-  type RunningDecisionServer,
-  startDecisionServer,
-} from '../src/index.js';
-import { type FakeChatModel, startFakeChatModel } from '../src/testing/index.js';
-import { approval, inquiry } from './fixtures.js';
+} from '@hitl/decisions';
+import { approval, type FakeChatModel, inquiry, startFakeChatModel } from '@hitl/decisions/testing';
+import { sign } from 'hono/jwt';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningDecisionServer, startDecisionServer } from '../src/index.js';
 
 const SECRET = 'decision-test-secret-long-enough-for-hs256';
 const token = (role: string, secret = SECRET) =>

@@ -1,17 +1,19 @@
 import type { Server as HttpServer } from 'node:http';
 import { type HostPolicy, hostOriginProblem } from '@hitl/auth';
+import {
+  DECIDE_PATH,
+  type Decider,
+  DecisionRequestSchema,
+  SUGGEST_PATH,
+  SuggestRequestSchema,
+} from '@hitl/decisions';
 import { describeDepthProblem, describeZodError, jsonDepthProblem, LIMITS, listenOn } from '@hitl/protocol';
 import { createAdaptorServer } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { type Decider, DecisionRequestSchema, SuggestRequestSchema } from '../core/types.js';
 import { type IsRevoked, requireServiceToken } from './service-auth.js';
-
-/** Paths of the decision agent's HTTP API. */
-export const DECIDE_PATH = '/v1/decide';
-export const SUGGEST_PATH = '/v1/suggest';
 
 export interface DecisionAppDeps {
   decider: Decider;

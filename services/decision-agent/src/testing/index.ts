@@ -1,1 +1,0 @@
-export { type FakeChatModel, type FakeReply, startFakeChatModel } from './fake-chat-model.js';
