@@ -2,10 +2,14 @@ import { type Inquiry, isAddressedTo, type Resolution } from '@hitl/protocol';
 
 /** The resolution's own fields only, so stray properties on the caller's object are never stored. */
 export function pickResolution(resolution: Resolution): Resolution {
-  const { status, answer, resolvedBy, resolvedAt } = resolution;
-  return answer === undefined
-    ? { status, resolvedBy, resolvedAt }
-    : { status, answer, resolvedBy, resolvedAt };
+  const { status, answer, resolvedBy, resolvedAt, reason, arguments: args, changed } = resolution;
+  const picked: Resolution =
+    answer === undefined ? { status, resolvedBy, resolvedAt } : { status, answer, resolvedBy, resolvedAt };
+  // What a person added (a reason, an edit): only when present, so most resolutions stay as small.
+  if (reason !== undefined) picked.reason = reason;
+  if (args !== undefined) picked.arguments = args;
+  if (changed !== undefined) picked.changed = changed;
+  return picked;
 }
 
 /** The inquiry as it reads once `resolution` ended it. */

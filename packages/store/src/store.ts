@@ -1,4 +1,5 @@
 import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
+import type { StepAudit } from './audit/audit-chain.js';
 
 /** What a caller hands the store to create an inquiry (the store fills status). */
 export type NewInquiry = Omit<Inquiry, 'status' | 'answer' | 'resolvedBy' | 'resolvedAt'>;
@@ -41,31 +42,11 @@ export type VoteResult =
   | { kind: 'lost'; inquiry: Inquiry }
   | { kind: 'not_found' };
 
-/**
- * What a wait listens to for its release: an `AbortSignal`, or anything with these members (a held
- * call's own, lighter one: services/inquiry's `CallAbort`). A wait adds one listener.
- */
-export interface WaitSignal {
-  readonly aborted: boolean;
-  addEventListener(type: 'abort', listener: WaitListener, options?: { once?: boolean }): void;
-  removeEventListener(type: 'abort', listener: WaitListener): void;
-}
-
-/** A {@link WaitSignal}'s listener: an object whose `handleEvent` is called on abort. */
-export interface WaitListener {
-  handleEvent(): void;
-}
-
 export interface WaitOptions {
-  /** Releases the waiter (without resolving anything) when aborted. */
-  signal?: WaitSignal;
+  /** Releases the waiter (without resolving anything) when aborted; the wait adds one 'abort' listener. */
+  signal?: Pick<AbortSignal, 'aborted' | 'addEventListener' | 'removeEventListener'>;
   /** Epoch ms after which the waiter is released (without resolving anything). */
   deadline?: number;
-  /**
-   * The inquiry as the caller has it (from this store, pending), when it keeps it anyway: the store
-   * then keeps no second copy for the wait (the Redis store completes resolution messages from it).
-   */
-  pending?: Inquiry;
 }
 
 export interface ListOptions {
@@ -103,26 +84,29 @@ export interface InquiryStore {
    * store can drop its indexes in the same step; the outcome is the same without it, or with a wrong
    * guess. `addressedTo`: a user the inquiry must be addressed to (`isAddressedTo`, escalation
    * included), checked in the same step: otherwise `not_found` and nothing written (what a read first
-   * and a resolve after would do, for a caller that did not read it).
+   * and a resolve after would do, for a caller that did not read it). `audit`: the decision's record,
+   * put in the audit chain's outbox by the same step exactly when this call wins.
    */
   resolve(
     inquiryId: string,
     resolution: Resolution,
     asker?: Pick<Inquiry, 'userId' | 'idempotencyKey'>,
     addressedTo?: string,
+    audit?: StepAudit,
   ): Promise<ResolveResult>;
   /**
    * Casts `vote` on a pending quorum approval, in one atomic step across nodes: a user votes once; a
    * reject, or the approval that brings the approvals to `inquiry.quorum`, ends it with `decides`
-   * (its votes kept on the resolved inquiry). Any other vote is only kept.
+   * (its votes kept on the resolved inquiry). Any other vote is only kept. `audit.record` goes to the
+   * chain's outbox in the same step when the vote is kept, `audit.end` too when it decides.
    */
-  vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult>;
+  vote(inquiryId: string, vote: Vote, decides: Resolution, audit?: StepAudit): Promise<VoteResult>;
   /**
    * Adds the planned escalation's users to a pending inquiry (sets `escalation.escalatedAt = at`);
    * returns the escalated inquiry when this call did it, `null` when it had ended, had no escalation
-   * planned, or was escalated already.
+   * planned, or was escalated already. `audit.record` goes to the chain's outbox in the same step.
    */
-  escalate(inquiryId: string, at: number): Promise<Inquiry | null>;
+  escalate(inquiryId: string, at: number, audit?: StepAudit): Promise<Inquiry | null>;
   /** Ids of pending inquiries whose planned escalation is due at or before `now` and not done, oldest first. */
   listDueEscalations(now: number, limit: number): Promise<string[]>;
   /** Attaches a suggested answer to a pending inquiry; false when it is no longer pending. */

@@ -1,64 +1,17 @@
 import type { Inquiry } from '@hitl/protocol';
-import type { WaitOptions, WaitSignal } from './store.js';
+import type { WaitOptions } from './store.js';
 
-/** Wakes one parked waiter: with the resolved inquiry, or with undefined on abort, deadline or close. */
+/** Wakes one parked wait: with the resolved inquiry, or with undefined on abort, deadline or close. */
 type Wake = (inquiry: Inquiry | undefined) => void;
 
 /** setTimeout fires at once for delays past 2^31 - 1 ms; a wait that long is capped instead. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** The waiters of one inquiry (usually one: an array, lighter than a Set), and what they know of it. */
+/** The waits parked on one inquiry, and what they know of it. */
 interface Watch {
-  parked: Parked[];
+  wakes: Wake[];
   /** The pending inquiry they know (see {@link Waiters.pendingOf}). */
   pending?: Inquiry;
-}
-
-/**
- * One parked waiter. A held call keeps it for as long as it waits, so it is one object: it is its
- * signal's 'abort' listener itself (`handleEvent`) and its timer's argument, not three closures.
- */
-class Parked {
-  /** Settles once the waiter is woken, whatever woke it. */
-  readonly woken: Promise<Inquiry | undefined>;
-  /** Settles `woken` (later calls do nothing). */
-  wake!: Wake;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly waiters: Waiters,
-    private readonly inquiryId: string,
-    private readonly watch: Watch,
-    private readonly signal: WaitSignal | undefined,
-  ) {
-    this.woken = new Promise<Inquiry | undefined>((resolve) => {
-      this.wake = resolve;
-    });
-  }
-
-  /** Wakes it (without a resolution) at `deadline`. */
-  wakeAt(deadline: number, now: number): void {
-    this.timer = setTimeout(timeUp, Math.min(MAX_TIMER_MS, Math.max(0, deadline - now)), this);
-  }
-
-  /** The signal's 'abort'. */
-  handleEvent(): void {
-    this.wake(undefined);
-  }
-
-  /** Removes the waiter, its abort listener and its timer; safe to call more than once. */
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.signal?.removeEventListener('abort', this);
-    const { parked } = this.watch;
-    const at = parked.indexOf(this);
-    if (at >= 0) parked.splice(at, 1);
-    if (parked.length === 0) this.waiters.forget(this.inquiryId, this.watch);
-  }
-}
-
-function timeUp(parked: Parked): void {
-  parked.wake(undefined);
 }
 
 /** The parked `waitForResolution` calls of one store instance, keyed by inquiry id. */
@@ -68,34 +21,25 @@ export class Waiters {
   private running = 0;
   private idle: (() => void)[] = [];
 
-  /**
-   * Registers a waiter before the caller reads state, so a resolution in between still wakes it.
-   * The caller's copy of the pending inquiry (`options.pending`) is the one its watch keeps.
-   */
-  park(inquiryId: string, options: WaitOptions, now: () => number): Parked {
-    let watch = this.byId.get(inquiryId);
-    if (!watch) {
-      watch = { parked: [] };
-      this.byId.set(inquiryId, watch);
-    }
-    const { signal, deadline, pending } = options;
-    const parked = new Parked(this, inquiryId, watch, signal);
-    watch.parked.push(parked);
-    if (pending?.inquiryId === inquiryId && pending.status === 'pending') watch.pending ??= pending;
-    signal?.addEventListener('abort', parked, { once: true });
-    if (signal?.aborted) parked.wake(undefined);
-    if (deadline !== undefined) parked.wakeAt(deadline, now());
-    return parked;
+  /** Parks a wait before its caller reads state, so a resolution in between still wakes it. */
+  park(inquiryId: string, wake: Wake): void {
+    const watch = this.byId.get(inquiryId);
+    if (watch) watch.wakes.push(wake);
+    else this.byId.set(inquiryId, { wakes: [wake] });
   }
 
-  /** @internal A watch's last waiter has left. */
-  forget(inquiryId: string, watch: Watch): void {
-    if (this.byId.get(inquiryId) === watch) this.byId.delete(inquiryId);
+  /** Removes a parked wait; the id is forgotten with its last one. */
+  unpark(inquiryId: string, wake: Wake): void {
+    const watch = this.byId.get(inquiryId);
+    if (!watch) return;
+    const at = watch.wakes.indexOf(wake);
+    if (at >= 0) watch.wakes.splice(at, 1);
+    if (watch.wakes.length === 0) this.byId.delete(inquiryId);
   }
 
   /**
-   * The pending inquiry the waiters of this id know (the first a caller passed or a read found), for
-   * a store whose resolution messages carry only what changed; forgotten with the last waiter.
+   * The pending inquiry the waiters of this id know (the first a read found), for a store whose
+   * resolution messages carry only what changed; forgotten with the last waiter.
    */
   pendingOf(inquiryId: string): Inquiry | undefined {
     return this.byId.get(inquiryId)?.pending;
@@ -109,12 +53,12 @@ export class Waiters {
 
   /** Wakes every waiter of this inquiry with its resolved state. */
   wake(inquiry: Inquiry): void {
-    for (const parked of this.byId.get(inquiry.inquiryId)?.parked ?? []) parked.wake(inquiry);
+    for (const wake of this.byId.get(inquiry.inquiryId)?.wakes ?? []) wake(inquiry);
   }
 
   /** Wakes every waiter without a resolution (they re-read state): used on close. */
   wakeAll(): void {
-    for (const watch of this.byId.values()) for (const parked of watch.parked) parked.wake(undefined);
+    for (const watch of this.byId.values()) for (const wake of watch.wakes) wake(undefined);
   }
 
   /** Resolves once every `waitForResolution` call has returned (at once when none is running). */
@@ -151,33 +95,46 @@ export class Waiters {
 /**
  * The one `waitForResolution` algorithm every store shares: park first, then read, so a resolution
  * that lands between the two is never missed; on abort or deadline, read again and return that.
- * One suspended frame per wait (a held call keeps it): a store's own bookkeeping goes in `read` or
- * in {@link Waiters}, not in a wrapping async function, and {@link Waiters.settled} is how `close()`
- * waits for every wait to return.
+ * A store returns this function's promise as its own (its bookkeeping goes in `read` or in
+ * {@link Waiters}), and {@link Waiters.settled} is how `close()` waits for every wait to return.
  */
 export async function waitForResolution(
   waiters: Waiters,
   inquiryId: string,
-  options: WaitOptions,
+  { signal, deadline }: WaitOptions,
   now: () => number,
   read: (inquiryId: string) => Promise<Inquiry | null>,
 ): Promise<Inquiry | null> {
+  let wake!: Wake;
+  const woken = new Promise<Inquiry | undefined>((resolve) => {
+    wake = resolve;
+  });
+  const release = () => wake(undefined);
   waiters.enter();
-  const parked = waiters.park(inquiryId, options, now);
+  waiters.park(inquiryId, wake);
+  signal?.addEventListener('abort', release, { once: true });
+  if (signal?.aborted) release();
+  const timer =
+    deadline === undefined
+      ? undefined
+      : setTimeout(release, Math.min(MAX_TIMER_MS, Math.max(0, deadline - now())));
   try {
     const ended = await endedState(read, inquiryId);
     if (ended !== undefined) return ended;
-    const resolved = await parked.woken;
-    return resolved ?? (await read(inquiryId));
+    return (await woken) ?? (await read(inquiryId));
   } finally {
-    parked.dispose();
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', release);
+    waiters.unpark(inquiryId, wake);
     waiters.leave();
   }
 }
 
 /**
  * What `read` finds if the inquiry has ended (or is missing: null); undefined while it is pending.
- * Its own frame, so the pending inquiry read is not kept alive while the waiter is parked.
+ * A function of its own so that the wait, suspended for as long as the call is held, does not keep
+ * this read's copy of the inquiry beside the caller's (measured with the one-frame wait it is part
+ * of: heap per held call 14.3 → 13.0 KB; bench/results/HISTORY.md, "RSS per held call, session 5").
  */
 async function endedState(
   read: (inquiryId: string) => Promise<Inquiry | null>,

@@ -1,5 +1,6 @@
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { storeKeys } from '../src/redis/keys.js';
 import { startRedisServer, type TestRedisServer } from '../src/testing/index.js';
 
 /** Deletes every key under `prefix` (tests each write under a unique prefix). */
@@ -49,4 +50,14 @@ export async function commandCounts(admin: Redis): Promise<Record<string, number
   for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
     counts[match[1] as string] = Number(match[2]);
   return counts;
+}
+
+/** How many nodes an inquiry's `waiters` field lists (the Redis store's record of who waits on it). */
+export async function listedWaiters(
+  redis: Redis | Cluster,
+  prefix: string,
+  inquiryId: string,
+): Promise<number> {
+  const field = await redis.hget(storeKeys(prefix).inquiry(inquiryId), 'waiters');
+  return field ? field.split(',').length : 0;
 }

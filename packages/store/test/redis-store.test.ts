@@ -52,13 +52,14 @@ describe('RedisInquiryStore on a real server', () => {
     const { store, keys, prefix } = openStore({ reconnectDelayMs: 400 });
     // Another node resolves it: a store wakes its own waiters from its resolve's reply.
     const { store: other } = openStore({ reconnectDelayMs: 400, prefix });
+    await store.ping(5000); // its channel is live (a PING behind the SSUBSCRIBE)
     const inquiry = sampleInquiry();
     await store.create(inquiry);
     const heard: string[] = [];
     store.onResolved((resolved) => heard.push(resolved.inquiryId));
     // A deadline past the test's timeout: only the recovery's wake-up (not the deadline) can end it.
+    // Its first wait on what it created while its channel was live: parked with no read, at once.
     const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 60 * 60_000 });
-    await sleep(50);
     await shared.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     // The premise: nobody is subscribed when the resolution is published.
     const channel = await creatorChannel(shared.admin, keys, inquiry.inquiryId);
@@ -103,8 +104,8 @@ describe('RedisInquiryStore on a real server', () => {
     // A node that waits on an inquiry it created, and resolves it, publishes nothing at all.
     const own = sampleInquiry();
     await creator.create(own);
+    // Parked as it is called, so the resolve's reply wakes it.
     const waiting = creator.waitForResolution(own.inquiryId, { deadline: Date.now() + 15_000 });
-    await sleep(20);
     await creator.resolve(own.inquiryId, answered('X'));
     expect(await waiting).toMatchObject({ status: 'answered', answer: 'X' });
     expect((await commandCalls('spublish')) - published).toBe(2);
@@ -143,7 +144,8 @@ describe('RedisInquiryStore on a real server', () => {
     store.onResolved((resolved) => heard.push(resolved.inquiryId));
     await other.resolve(byOther.inquiryId, answered('O'));
     await store.resolve(byItself.inquiryId, answered('I'));
-    await sleep(100); // the message to this store's channel has arrived
+    // A PING on the subscriber connection, answered after the messages published before it: they have arrived.
+    await store.ping(5000);
     const reads = await commandCalls('hmget');
     expect(await store.waitForResolution(byOther.inquiryId)).toMatchObject({
       status: 'answered',
@@ -170,19 +172,17 @@ describe('RedisInquiryStore on a real server', () => {
     expect(result).toMatchObject({ status: 'answered', answer: 'D' });
   });
 
-  it("completes another node's published end from the pending inquiry the waiter passes", async () => {
+  it("completes another node's published end from the pending inquiry its wait read", async () => {
     const { store: creator, prefix } = openStore();
     const { store: waiter } = openStore({ prefix });
     const created = await creator.create(sampleInquiry());
     if (created.kind !== 'ok') throw new Error('not created');
     const id = created.inquiry.inquiryId;
-    // The caller's copy (as a held call keeps it) is the base the waiter's node completes the
-    // message from: the store keeps no read of its own for the wait.
-    const pending = await waiter.get(id);
-    if (!pending) throw new Error('not found');
+    // The message carries only what changed: the waiter's node completes it from the pending
+    // inquiry its wait read.
     const heard: string[] = [];
     waiter.onResolved((resolved) => heard.push(resolved.inquiryId));
-    const waiting = waiter.waitForResolution(id, { deadline: Date.now() + 15_000, pending });
+    const waiting = waiter.waitForResolution(id, { deadline: Date.now() + 15_000 });
     await eventually(
       async () => (await shared.admin.hget(storeKeys(prefix).inquiry(id), 'waiters'))?.includes(',') === true,
     );
@@ -209,10 +209,11 @@ describe('RedisInquiryStore on a real server', () => {
 
   it("wakes its own waiters from the resolve's reply, without the pub/sub round trip", async () => {
     const { store, keys } = openStore({ reconnectDelayMs: 60_000 });
+    await store.ping(5000); // its channel is live (a PING behind the SSUBSCRIBE)
     const inquiry = sampleInquiry();
     await store.create(inquiry);
+    // Its first wait on what it created while its channel was live: parked with no read, at once.
     const waiting = store.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 15_000 });
-    await sleep(50);
     // No subscription at all (and none for a minute): only the local wake can end the wait.
     await shared.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     const channel = await creatorChannel(shared.admin, keys, inquiry.inquiryId);
@@ -526,7 +527,6 @@ describe('RedisInquiryStore on a real server', () => {
       if (args.some((arg) => arg.startsWith(prefix)))
         seen.push({ command: String(args[0]).toLowerCase(), source });
     });
-    await sleep(50);
     expect(await store.listDue(now, 10)).toEqual([due.inquiryId]);
     expect(await store.listDueEscalations(now, 10)).toEqual([]);
     await eventually(async () => seen.filter((s) => s.command === 'zrangebyscore').length >= 34);

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { RedisInquiryStore, type RedisStoreOptions } from '../src/index.js';
 import { runStoreContract, startRedisServer, type TestRedisServer } from '../src/testing/index.js';
-import { deletePrefix } from './redis-helpers.js';
+import { deletePrefix, listedWaiters } from './redis-helpers.js';
 
 let server: TestRedisServer;
 beforeAll(async () => {
@@ -28,6 +28,7 @@ runStoreContract('redis', async (options) => {
   return {
     store: open(),
     peer: async () => open(),
+    listedWaiters: (inquiryId) => listedWaiters(clients[0]!, prefix, inquiryId),
     cleanup: async () => {
       await Promise.all(stores.map((store) => store.close()));
       await deletePrefix(server.url, prefix);

@@ -43,3 +43,36 @@ export async function onSqlite<S extends { close(): Promise<void> }>(
     },
   };
 }
+
+/** Two handles on one backend, as the task and session contracts take them. */
+export interface HandlePair<S> {
+  writer: S;
+  reader: S;
+  cleanup(): Promise<void>;
+}
+
+/** Two stores on their own connections to the test Redis (two nodes' views), under one fresh prefix. */
+export async function pairOnRedis<S extends { close(): Promise<void> }>(
+  url: string,
+  make: (url: string, prefix: string) => S,
+): Promise<HandlePair<S>> {
+  const prefix = `test:${randomUUID()}:`;
+  const writer = make(url, prefix);
+  const reader = make(url, prefix);
+  return {
+    writer,
+    reader,
+    cleanup: async () => {
+      await Promise.all([writer.close(), reader.close()]);
+      await deletePrefix(url, prefix);
+    },
+  };
+}
+
+/** One store on a fresh SQLite state file, as both handles (one node). */
+export async function pairOnSqlite<S extends { close(): Promise<void> }>(
+  make: (db: SqliteDatabase) => S,
+): Promise<HandlePair<S>> {
+  const { store, cleanup } = await onSqlite(make);
+  return { writer: store, reader: store, cleanup };
+}

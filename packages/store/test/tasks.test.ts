@@ -12,6 +12,7 @@ import {
 } from '../src/index.js';
 import { runTaskContract, sampleTask, startRedisServer, type TestRedisServer } from '../src/testing/index.js';
 import { deletePrefix } from './redis-helpers.js';
+import { pairOnRedis, pairOnSqlite } from './store-fixtures.js';
 
 let server: TestRedisServer;
 beforeAll(async () => {
@@ -26,35 +27,12 @@ runTaskContract('memory', async () => {
   return { writer: store, reader: store, cleanup: () => store.close() };
 });
 
-runTaskContract('redis', async () => {
-  const prefix = `test:${randomUUID()}:`;
+runTaskContract('redis', () =>
   // Two stores on their own connections, as two nodes would be.
-  const writer = new RedisTaskStore({ redis: server.url, prefix });
-  const reader = new RedisTaskStore({ redis: server.url, prefix });
-  return {
-    writer,
-    reader,
-    cleanup: async () => {
-      await Promise.all([writer.close(), reader.close()]);
-      await deletePrefix(server.url, prefix);
-    },
-  };
-});
+  pairOnRedis(server.url, (redis, prefix) => new RedisTaskStore({ redis, prefix })),
+);
 
-runTaskContract('sqlite', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'hitl-tasks-'));
-  const database = openStateDatabase(join(dir, 'hitl.db'));
-  const store = new SqliteTaskStore({ db: database.db });
-  return {
-    writer: store,
-    reader: store,
-    cleanup: async () => {
-      await store.close();
-      database.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+runTaskContract('sqlite', () => pairOnSqlite((db) => new SqliteTaskStore({ db })));
 
 describe('task ids', () => {
   it('are 192 random bits, url-safe, never repeated', () => {

@@ -1,8 +1,7 @@
-import type { Cluster, Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
 import type { RawReply } from '../lua-kit/script-loader.js';
 import { readReply } from '../lua-kit/script-reply.js';
-import { openClient } from '../redis/connection.js';
-import { type StoreKeys, storeKeys } from '../redis/keys.js';
+import { RedisBackedStore, type RedisStoreOptions } from '../redis/redis-backed-store.js';
 import { defineScripts } from '../redis/scripts.js';
 import {
   byCreation,
@@ -34,27 +33,16 @@ enum Code {
   Done = 1,
 }
 
-export interface RedisDeviceOptions {
-  /** A client the caller owns (not closed by `close()`), or a URL for one this store owns. */
-  redis: Redis | Cluster | string;
-  /** Key prefix, `hitl:` by default (tests use a unique one). */
-  prefix?: string;
-}
+export type RedisDeviceOptions = RedisStoreOptions;
 
 /**
  * Pairings and device records shared by every node: a pairing is one string keyed by its code's
  * hash (expiring with it), claimed by one script; a user's devices are one hash under the user's
  * hash tag `{u:<userId>}`, touched by one script.
  */
-export class RedisDeviceStore implements DeviceStore {
-  private readonly redis: Redis | Cluster;
-  private readonly owned: boolean;
-  private readonly keys: StoreKeys;
-
+export class RedisDeviceStore extends RedisBackedStore implements DeviceStore {
   constructor(options: RedisDeviceOptions) {
-    this.owned = typeof options.redis === 'string';
-    this.redis = typeof options.redis === 'string' ? openClient(options.redis) : options.redis;
-    this.keys = storeKeys(options.prefix ?? 'hitl:');
+    super(options);
     defineScripts(this.redis);
   }
 
@@ -97,6 +85,6 @@ export class RedisDeviceStore implements DeviceStore {
   }
 
   async close(): Promise<void> {
-    if (this.owned) await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.release();
   }
 }

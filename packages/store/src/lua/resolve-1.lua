@@ -14,6 +14,8 @@
     ARGV[7] the inquiry id
     ARGV[8] the resolving node's tag
     ARGV[9] a user the inquiry must be addressed to, else it reads as not found ('' for no check)
+    ARGV[10] the audit record's id ('' for none), written as the hash field `audit:<id>` on a win
+    ARGV[11] the audit record, JSON
 
   Output:
     {1, inquiry, status, resolution, suggested, votes, escalatedAt, waiters, message}
@@ -27,5 +29,6 @@
 local hashKey, status, resolutionJson, retentionMs, nodeChannelPrefix, resolvedAt, resolveOp =
   KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local inquiryId, ownTag, publishHere, addressedTo = ARGV[7], ARGV[8], false, ARGV[9] ~= '' and ARGV[9]
+local auditId, auditJson = ARGV[10] or '', ARGV[11]
 -- #include end-pending
 return won

@@ -18,6 +18,7 @@
             '0': the caller drops the id from the user's set itself (release-2.lua)
     ARGV[10] the resolving node's tag
     ARGV[11] a user the inquiry must be addressed to, else it reads as not found ('' for no check)
+    ARGV[12], ARGV[13] the audit record's id ('' for none) and JSON, as resolve-1.lua
 
   Output: as resolve-1.lua, except that a win has already published the message (SPUBLISH) to each
   waiting node's channel but the resolver's own (one Redis: no slot rules).
@@ -25,6 +26,7 @@
 local hashKey, status, resolutionJson, retentionMs, nodeChannelPrefix, resolvedAt, resolveOp =
   KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local inquiryId, ownTag, publishHere, addressedTo = ARGV[7], ARGV[10], true, ARGV[11] ~= '' and ARGV[11]
+local auditId, auditJson = ARGV[12] or '', ARGV[13]
 -- #include end-pending
 if ARGV[9] == '1' then
   redis.call('ZREM', KEYS[2], inquiryId)

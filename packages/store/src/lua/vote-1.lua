@@ -18,6 +18,9 @@
     ARGV[10] the voting node's tag
     ARGV[11] '1' on one Redis: a deciding vote publishes to the waiting nodes from here; '0' on a
              Cluster: the caller publishes the message of a `{1, ...}` reply (as resolve-1.lua)
+    ARGV[12], ARGV[13] the vote's audit record id ('' for none) and JSON: the hash field
+             `audit:<id>` when the vote is counted or decides
+    ARGV[14], ARGV[15] the ending's audit record id ('' for none) and JSON: written when it decides
 
   The quorum (approvals needed) is read from the stored inquiry's `quorum`. Hash fields this script
   adds: votes (JSON array, in order), approvals (count), voter:<userId> (the token of the call that
@@ -47,6 +50,9 @@ if not ended then
   end
   local votes = g[5] and (string.sub(g[5], 1, -2) .. ',' .. ARGV[2] .. ']') or ('[' .. ARGV[2] .. ']')
   redis.call('HSET', KEYS[1], 'votes', votes, 'voter:' .. ARGV[1], ARGV[8])
+  if (ARGV[12] or '') ~= '' then
+    redis.call('HSET', KEYS[1], 'audit:' .. ARGV[12], ARGV[13])
+  end
   local approvals = 0
   if ARGV[3] == 'approve' then
     approvals = redis.call('HINCRBY', KEYS[1], 'approvals', 1)
@@ -60,5 +66,6 @@ end
 local hashKey, status, resolutionJson, retentionMs, nodeChannelPrefix, resolvedAt, resolveOp =
   KEYS[1], 'answered', ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local inquiryId, ownTag, publishHere, addressedTo = ARGV[9], ARGV[10], ARGV[11] == '1', false
+local auditId, auditJson = ARGV[14] or '', ARGV[15]
 -- #include end-pending
 return won

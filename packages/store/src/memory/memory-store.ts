@@ -1,4 +1,6 @@
 import { type Inquiry, isAddressedTo, type Page, type Resolution, type Vote } from '@hitl/protocol';
+import type { AuditOutbox, StepAudit } from '../audit/audit-chain.js';
+import { putStep } from '../audit/step-audit.js';
 import { CallRefs } from '../call-refs.js';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { ResolvedListeners } from '../listeners.js';
@@ -27,6 +29,8 @@ export interface MemoryStoreOptions {
   retentionMs?: number;
   /** The clock (epoch ms); defaults to `Date.now`. */
   now?: () => number;
+  /** Where a decision's audit record goes in the decision's own step (a `MemoryAuditChain`). */
+  outbox?: AuditOutbox;
 }
 
 /**
@@ -43,9 +47,11 @@ export class MemoryInquiryStore implements InquiryStore {
   private readonly waiters = new Waiters();
   private readonly listeners = new ResolvedListeners();
   private readonly calls: CallRefs;
+  private readonly outbox: AuditOutbox | undefined;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.outbox = options.outbox;
     this.calls = new CallRefs(this.now);
     this.rows = new MemoryRows(options.retentionMs ?? DEFAULT_RETENTION_MS, this.now);
   }
@@ -114,22 +120,27 @@ export class MemoryInquiryStore implements InquiryStore {
     resolution: Resolution,
     _asker?: unknown,
     addressedTo?: string,
+    audit?: StepAudit,
   ): Promise<ResolveResult> {
     const current = resolvable(this.rows.get(inquiryId), addressedTo);
     if (!current) return { kind: 'not_found' };
     if (current.status !== 'pending') return { kind: 'lost', inquiry: { ...current } };
     const resolved = withResolution(current, structuredClone(resolution));
+    putStep(this.outbox, audit, true);
     this.rows.replace(resolved);
     this.waiters.wake({ ...resolved });
     this.listeners.emit({ ...resolved });
     return { kind: 'won', inquiry: { ...resolved } };
   }
 
-  async vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {
+  async vote(inquiryId: string, vote: Vote, decides: Resolution, audit?: StepAudit): Promise<VoteResult> {
     const current = this.rows.get(inquiryId);
     if (!current) return { kind: 'not_found' };
     const result = castVote(current, structuredClone(vote), structuredClone(decides));
-    if (result.kind === 'counted' || result.kind === 'won') this.rows.replace(result.inquiry);
+    if (result.kind === 'counted' || result.kind === 'won') {
+      putStep(this.outbox, audit, result.kind === 'won');
+      this.rows.replace(result.inquiry);
+    }
     if (result.kind === 'won') {
       this.waiters.wake({ ...result.inquiry });
       this.listeners.emit({ ...result.inquiry });
@@ -137,10 +148,11 @@ export class MemoryInquiryStore implements InquiryStore {
     return { ...result, inquiry: { ...result.inquiry } } as VoteResult;
   }
 
-  async escalate(inquiryId: string, at: number): Promise<Inquiry | null> {
+  async escalate(inquiryId: string, at: number, audit?: StepAudit): Promise<Inquiry | null> {
     const current = this.rows.get(inquiryId);
     const next = current && escalated(current, at);
     if (!next) return null;
+    putStep(this.outbox, audit, false);
     this.rows.replace(next);
     return { ...next };
   }

@@ -1,8 +1,7 @@
 import { Cluster, type Redis, type Result } from 'ioredis';
 import type { RawReply } from '../lua-kit/script-loader.js';
 import { readReply } from '../lua-kit/script-reply.js';
-import { openClient } from '../redis/connection.js';
-import { type StoreKeys, storeKeys } from '../redis/keys.js';
+import { RedisBackedStore, type RedisStoreOptions } from '../redis/redis-backed-store.js';
 import { defineScripts } from '../redis/scripts.js';
 import { PushListCache } from './push-list-cache.js';
 import {
@@ -43,12 +42,7 @@ enum Code {
   Added = 1,
 }
 
-export interface RedisPushOptions {
-  /** A client the caller owns (not closed by `close()`), or a URL for one this store owns. */
-  redis: Redis | Cluster | string;
-  /** Key prefix, `hitl:` by default (tests use a unique one). */
-  prefix?: string;
-}
+export type RedisPushOptions = RedisStoreOptions;
 
 /**
  * Push subscriptions shared by every node: per user a hash of records, a sorted set by last save
@@ -57,10 +51,7 @@ export interface RedisPushOptions {
  * user's id on `<prefix>push:changed`): every instance keeps the lists it read for sending
  * (`listForPush`) until it hears of a change, so a new inquiry costs no read for users it knows.
  */
-export class RedisPushSubscriptionStore implements PushSubscriptionStore {
-  private readonly redis: Redis | Cluster;
-  private readonly owned: boolean;
-  private readonly keys: StoreKeys;
+export class RedisPushSubscriptionStore extends RedisBackedStore implements PushSubscriptionStore {
   private readonly channel: string;
   private readonly cache = new PushListCache();
   /** Hears changes; the cache is used only while its subscription is known to be live. */
@@ -68,11 +59,8 @@ export class RedisPushSubscriptionStore implements PushSubscriptionStore {
   private live = false;
 
   constructor(options: RedisPushOptions) {
-    this.owned = typeof options.redis === 'string';
-    this.redis = typeof options.redis === 'string' ? openClient(options.redis) : options.redis;
-    const prefix = options.prefix ?? 'hitl:';
-    this.keys = storeKeys(prefix);
-    this.channel = `${prefix}push:changed`;
+    super(options);
+    this.channel = `${this.prefix}push:changed`;
     defineScripts(this.redis);
     this.subscriber = this.redis instanceof Cluster ? this.redis.duplicate() : this.redis.duplicate();
     this.subscriber.on('error', () => {});
@@ -131,7 +119,7 @@ export class RedisPushSubscriptionStore implements PushSubscriptionStore {
   async close(): Promise<void> {
     this.live = false;
     this.subscriber.disconnect();
-    if (this.owned) await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.release();
   }
 
   private async removeBy(userId: string, by: 'id' | 'endpoint', value: string): Promise<boolean> {

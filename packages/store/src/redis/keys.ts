@@ -90,6 +90,14 @@ export interface StoreKeys {
   pairing(codeHash: string): string;
   /** Hash: the user's device records, jti → JSON. */
   userDevices(userId: string): string;
+  /** String (JSON, PXAT its expiry, moved on renewal): an MCP session of the user, under the user's hash tag. */
+  session(userId: string, sessionId: string): string;
+  /** Sorted set scored by expiry (epoch ms): the user's MCP session ids. */
+  userSessions(userId: string): string;
+  /** Hash: standing approvals covering the user, `<id>` → JSON and `uses:<id>` → count. */
+  userStanding(userId: string): string;
+  /** Hash: every standing approval, `<id>` → `{userId, createdBy, until}` (lists, ends), in a slot of its own. */
+  standingIndex: string;
 }
 
 /**
@@ -121,5 +129,9 @@ export function storeKeys(prefix: string): StoreKeys {
     userTasks: (userId) => `${user(userId)}:tasks`,
     pairing: (codeHash) => `${prefix}pairing:{p:${codeHash}}`,
     userDevices: (userId) => `${user(userId)}:devices`,
+    session: (userId, sessionId) => `${user(userId)}:mcp-session:${sessionId}`,
+    userSessions: (userId) => `${user(userId)}:mcp-sessions`,
+    userStanding: (userId) => `${user(userId)}:standing`,
+    standingIndex: `${prefix}standing:{ids}`,
   };
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Inquiry, Resolution, Vote } from '@hitl/protocol';
+import type { StepAudit } from '../audit/audit-chain.js';
+import { nameInOutbox, recordArgs, stepRecords } from '../audit/redis-outbox.js';
 import { readReply } from '../lua-kit/script-reply.js';
 import type { VoteResult } from '../store.js';
 import { decodeFields, encodeResolution } from './codec.js';
@@ -18,9 +20,12 @@ export async function voteOn(
   vote: Vote,
   decides: Resolution,
   onWon: (inquiry: Inquiry) => void,
+  audit?: StepAudit,
 ): Promise<VoteResult> {
   const { redis, keys } = ctx;
   const startedAt = performance.now();
+  const records = stepRecords(audit);
+  const named = await nameInOutbox(redis, ctx.auditOutbox, inquiryId, records, ctx.now(), ctx.atOnce);
   const reply = readReply(
     'vote-1',
     await redis.hitlVote(
@@ -36,10 +41,13 @@ export async function voteOn(
       inquiryId,
       ctx.tag,
       ctx.atOnce ? '1' : '0',
+      ...recordArgs(audit?.record),
+      ...recordArgs(audit?.end),
     ),
     [ScriptCode.Done, ScriptCode.Counted, ScriptCode.AlreadyVoted, ScriptCode.Existed, ScriptCode.NotFound],
     ScriptCode,
   );
+  await named;
   if (reply.code === ScriptCode.NotFound) return { kind: 'not_found' };
   const inquiry = decodeFields(reply.fields);
   if (!inquiry) throw new Error(`vote-1 returned no inquiry for ${inquiryId}`);
@@ -72,14 +80,18 @@ export async function escalateInquiry(
   ctx: WriteContext,
   inquiryId: string,
   at: number,
+  audit?: StepAudit,
 ): Promise<Inquiry | null> {
   const { redis, keys } = ctx;
+  const records = stepRecords(audit);
+  const named = await nameInOutbox(redis, ctx.auditOutbox, inquiryId, records, ctx.now(), ctx.atOnce);
   const reply = readReply(
     'escalate-1',
-    await redis.hitlEscalate(keys.inquiry(inquiryId), at, randomUUID()),
+    await redis.hitlEscalate(keys.inquiry(inquiryId), at, randomUUID(), ...recordArgs(audit?.record)),
     [ScriptCode.Done, ScriptCode.Existed, ScriptCode.NotPending, ScriptCode.NotFound],
     ScriptCode,
   );
+  await named;
   if (reply.code !== ScriptCode.Done) {
     if (reply.code !== ScriptCode.Existed) await redis.zrem(keys.index('escalations', inquiryId), inquiryId);
     return null;

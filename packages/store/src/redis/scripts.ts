@@ -58,6 +58,8 @@ declare module 'ioredis' {
       inquiryId: string,
       ownTag: string,
       addressedTo: string,
+      auditId?: string,
+      auditJson?: string,
     ): Result<RawReply, Context>;
     /** src/lua/resolve-at-once-5.lua (one Redis) */
     hitlResolveAtOnce(
@@ -77,6 +79,8 @@ declare module 'ioredis' {
       knowsAsker: '0' | '1',
       ownTag: string,
       addressedTo: string,
+      auditId?: string,
+      auditJson?: string,
     ): Result<RawReply, Context>;
     /** src/lua/vote-1.lua */
     hitlVote(
@@ -92,13 +96,23 @@ declare module 'ioredis' {
       inquiryId: string,
       ownTag: string,
       publishHere: '0' | '1',
+      voteAuditId?: string,
+      voteAuditJson?: string,
+      endAuditId?: string,
+      endAuditJson?: string,
     ): Result<RawReply, Context>;
     /** src/lua/due-n.lua (one Redis): the key count, the shards, then now and the count per shard. */
     hitlDue(...args: (string | number)[]): Result<string[][], Context>;
     /** src/lua/watch-1.lua */
     hitlWatch(inquiryKey: string, waiterTag: string, maxTags: number): Result<RawReply, Context>;
     /** src/lua/escalate-1.lua */
-    hitlEscalate(inquiryKey: string, escalatedAt: number, callToken: string): Result<RawReply, Context>;
+    hitlEscalate(
+      inquiryKey: string,
+      escalatedAt: number,
+      callToken: string,
+      auditId?: string,
+      auditJson?: string,
+    ): Result<RawReply, Context>;
     /** src/lua/suggest-1.lua */
     hitlSuggest(inquiryKey: string, suggestedJson: string): Result<RawReply, Context>;
     /** src/lua/release-2.lua */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { audienceOf, type Inquiry, type Resolution } from '@hitl/protocol';
+import type { StepAudit } from '../audit/audit-chain.js';
+import { nameInOutbox, recordArgs } from '../audit/redis-outbox.js';
 import { readReply } from '../lua-kit/script-reply.js';
 import type { CreateOptions, CreateResult, NewInquiry, ResolveResult } from '../store.js';
 import { decodeFields, type EncodedInquiry, encodeNew, encodeResolution, HASH_FIELDS } from './codec.js';
@@ -16,6 +18,8 @@ export interface WriteContext extends ReadContext {
   atOnce: boolean;
   /** This node's tag (node-feed.ts): listed by the inquiries it creates, skipped when it resolves one. */
   tag: string;
+  /** The audit chain's outbox key (audit/redis-audit-keys.ts), where a step's records are named first. */
+  auditOutbox: string;
 }
 
 /** What a resolve may know of the inquiry beforehand (neither ever changes). */
@@ -220,9 +224,13 @@ export async function resolveInquiry(
   asker?: AskerHint,
   onWon?: (inquiry: Inquiry) => void,
   addressedTo?: string,
+  audit?: StepAudit,
 ): Promise<ResolveResult> {
   const { redis, keys } = ctx;
   const startedAt = performance.now();
+  const records = audit ? [audit.record] : [];
+  const named = await nameInOutbox(redis, ctx.auditOutbox, inquiryId, records, ctx.now(), ctx.atOnce);
+  const auditArgs = recordArgs(audit?.record);
   const args = [
     resolution.status,
     encodeResolution(resolution),
@@ -244,8 +252,17 @@ export async function resolveInquiry(
         asker === undefined ? '0' : '1',
         ctx.tag,
         addressedTo ?? '',
+        ...auditArgs,
       )
-    : await redis.hitlResolve(keys.inquiry(inquiryId), ...args, inquiryId, ctx.tag, addressedTo ?? '');
+    : await redis.hitlResolve(
+        keys.inquiry(inquiryId),
+        ...args,
+        inquiryId,
+        ctx.tag,
+        addressedTo ?? '',
+        ...auditArgs,
+      );
+  await named;
   const reply = readReply(
     ctx.atOnce ? 'resolve-at-once-5' : 'resolve-1',
     raw,

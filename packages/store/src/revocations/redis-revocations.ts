@@ -1,11 +1,8 @@
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
+import { RedisBackedStore, type RedisStoreOptions } from '../redis/redis-backed-store.js';
 import type { RevocationList, RevocationStore } from './revocations.js';
 
-export interface RedisRevocationOptions {
-  /** A client or a URL; a client is shared (not closed by `close()`), a URL is owned. */
-  redis: Redis | Cluster | string;
-  /** Key prefix, `hitl:` by default (tests use a unique one). */
-  prefix?: string;
+export interface RedisRevocationOptions extends RedisStoreOptions {
   nowSec?: () => number;
 }
 
@@ -14,9 +11,7 @@ export interface RedisRevocationOptions {
  * tells every node to re-read them. `hitl:{revoked}:tokens` maps jti → exp (0: none),
  * `hitl:{revoked}:users` maps user → the last second of issue that is revoked.
  */
-export class RedisRevocationStore implements RevocationStore {
-  private readonly redis: Redis | Cluster;
-  private readonly owned: boolean;
+export class RedisRevocationStore extends RedisBackedStore implements RevocationStore {
   private readonly subscriber: Redis | Cluster;
   private readonly tokensKey: string;
   private readonly usersKey: string;
@@ -27,12 +22,10 @@ export class RedisRevocationStore implements RevocationStore {
   private closed = false;
 
   constructor(options: RedisRevocationOptions) {
-    const prefix = options.prefix ?? 'hitl:';
-    this.owned = typeof options.redis === 'string';
-    this.redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
-    this.tokensKey = `${prefix}{revoked}:tokens`;
-    this.usersKey = `${prefix}{revoked}:users`;
-    this.channel = `${prefix}revocations`;
+    super(options);
+    this.tokensKey = `${this.prefix}{revoked}:tokens`;
+    this.usersKey = `${this.prefix}{revoked}:users`;
+    this.channel = `${this.prefix}revocations`;
     this.nowSec = options.nowSec ?? (() => Math.floor(Date.now() / 1000));
     const source = this.redis;
     this.subscriber = source instanceof Cluster ? source.duplicate() : source.duplicate();
@@ -100,7 +93,7 @@ export class RedisRevocationStore implements RevocationStore {
     this.closed = true;
     this.listeners.clear();
     this.subscriber.disconnect();
-    if (this.owned) await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.release();
   }
 
   private changed(): void {

@@ -1,4 +1,6 @@
 import type { Inquiry, Page, Resolution, Vote } from '@hitl/protocol';
+import type { AuditOutbox, StepAudit } from '../audit/audit-chain.js';
+import { putStep } from '../audit/step-audit.js';
 import { CallRefs } from '../call-refs.js';
 import { DEFAULT_RETENTION_MS } from '../defaults.js';
 import { FreshCreates } from '../fresh-creates.js';
@@ -28,6 +30,11 @@ export type SqliteStoreOptions = ({ path: string } | { database: StateDatabase }
   retentionMs?: number;
   /** The clock (epoch ms); defaults to `Date.now`. */
   now?: () => number;
+  /**
+   * Where a decision's audit record goes inside the decision's own transaction: a `SqliteAuditChain`
+   * on the same state database.
+   */
+  outbox?: AuditOutbox;
 };
 
 /** Expired rows are deleted at most this often (store clock); reads skip them exactly anyway. */
@@ -58,9 +65,11 @@ export class SqliteInquiryStore implements InquiryStore {
   private readonly fresh = new FreshCreates();
   private nextSweepAt = 0;
   private closed = false;
+  private readonly outbox: AuditOutbox | undefined;
 
   constructor(options: SqliteStoreOptions) {
     this.now = options.now ?? Date.now;
+    this.outbox = options.outbox;
     this.calls = new CallRefs(this.now);
     this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.ownsDatabase = !('database' in options);
@@ -146,6 +155,7 @@ export class SqliteInquiryStore implements InquiryStore {
     resolution: Resolution,
     _asker?: unknown,
     addressedTo?: string,
+    audit?: StepAudit,
   ): Promise<ResolveResult> {
     const now = this.now();
     // The read and the end in one transaction: nothing can end the row between them (one writer).
@@ -157,6 +167,7 @@ export class SqliteInquiryStore implements InquiryStore {
       if (!this.rows.end(resolved, now + this.retentionMs, now)) {
         throw new Error(`${inquiryId}: a pending row read in this transaction did not end`);
       }
+      putStep(this.outbox, audit, true);
       return { kind: 'won', inquiry: resolved };
     });
     if (result.kind === 'won') {
@@ -167,7 +178,7 @@ export class SqliteInquiryStore implements InquiryStore {
     return result;
   }
 
-  async vote(inquiryId: string, vote: Vote, decides: Resolution): Promise<VoteResult> {
+  async vote(inquiryId: string, vote: Vote, decides: Resolution, audit?: StepAudit): Promise<VoteResult> {
     const now = this.now();
     // Read, decide and write in one immediate transaction (the file has one writer at a time),
     // then on disk before it is acknowledged: a vote, like an answer, survives a power loss.
@@ -179,6 +190,7 @@ export class SqliteInquiryStore implements InquiryStore {
       if (cast.kind === 'won') {
         this.rows.end(cast.inquiry, now + this.retentionMs, now);
       }
+      if (cast.kind === 'counted' || cast.kind === 'won') putStep(this.outbox, audit, cast.kind === 'won');
       return cast;
     });
     if (result.kind === 'counted' || result.kind === 'won') await this.database.syncWal();
@@ -186,16 +198,20 @@ export class SqliteInquiryStore implements InquiryStore {
     return result;
   }
 
-  async escalate(inquiryId: string, at: number): Promise<Inquiry | null> {
+  async escalate(inquiryId: string, at: number, audit?: StepAudit): Promise<Inquiry | null> {
     const now = this.now();
-    return this.transactions.run((): Inquiry | null => {
+    const next = this.transactions.run((): Inquiry | null => {
       const current = this.rows.get(inquiryId, now);
       const next = current && escalated(current, at);
       if (!next || !this.rows.rewrite(next, now)) return null;
       this.rows.addMembers(next);
       this.rows.forgetEscalation(inquiryId);
+      putStep(this.outbox, audit, false);
       return next;
     });
+    // Its audit record is on disk before anyone hears of the escalation.
+    if (next && audit) await this.database.syncWal();
+    return next;
   }
 
   async listDueEscalations(now: number, limit: number): Promise<string[]> {

@@ -1,5 +1,4 @@
-import { type Cluster, Redis } from 'ioredis';
-import { type StoreKeys, storeKeys } from '../redis/keys.js';
+import { RedisBackedStore, type RedisStoreOptions } from '../redis/redis-backed-store.js';
 import {
   cursorAfter,
   DEFAULT_TASK_PAGE,
@@ -13,12 +12,7 @@ import {
   taskRecord,
 } from './tasks.js';
 
-export interface RedisTaskOptions {
-  /** A client or a URL; a client is shared (not closed by `close()`), a URL is owned. */
-  redis: Redis | Cluster | string;
-  /** Key prefix, `hitl:` by default (tests use a unique one). */
-  prefix?: string;
-}
+export type RedisTaskOptions = RedisStoreOptions;
 
 /**
  * Task handles shared by every node. Both keys of a user's task share the user's hash tag
@@ -27,17 +21,7 @@ export interface RedisTaskOptions {
  * `<listKey>:<taskId>` in creation order and lives as long as its longest-lived task. A member whose
  * task has expired is dropped when a listing meets it.
  */
-export class RedisTaskStore implements TaskStore {
-  private readonly redis: Redis | Cluster;
-  private readonly owned: boolean;
-  private readonly keys: StoreKeys;
-
-  constructor(options: RedisTaskOptions) {
-    this.owned = typeof options.redis === 'string';
-    this.redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
-    this.keys = storeKeys(options.prefix ?? 'hitl:');
-  }
-
+export class RedisTaskStore extends RedisBackedStore implements TaskStore {
   async create(task: NewTask): Promise<TaskRecord> {
     const record = taskRecord(task);
     const listKey = this.keys.userTasks(task.userId);
@@ -95,6 +79,6 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async close(): Promise<void> {
-    if (this.owned) await this.redis.quit().catch(() => this.redis.disconnect());
+    await this.release();
   }
 }

@@ -10,6 +10,7 @@ export function callsContract(open: MakeStore): void {
       await fixture.store.rememberCall('token-a\u0000number:7', 'inq-1', 300);
       expect(await peer.recallCall('token-a\u0000number:7')).toBe('inq-1');
       expect(await peer.recallCall('token-b\u0000number:7')).toBeNull();
+      // time itself is under test: the 300 ms reference expires.
       await sleep(400);
       expect(await fixture.store.recallCall('token-a\u0000number:7')).toBeNull();
     });
@@ -37,6 +38,7 @@ export function callsContract(open: MakeStore): void {
       });
       expect(refused).toMatchObject({ kind: 'limit' });
       expect(await peer.recallCall('token-a\u0000number:10')).toBeNull();
+      // time itself is under test: the 300 ms reference expires.
       await sleep(400);
       expect(await fixture.store.recallCall('token-a\u0000number:8')).toBeNull();
     });

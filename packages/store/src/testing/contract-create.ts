@@ -163,5 +163,5 @@ export function createContract(open: MakeStore): void {
 /** Lets `ms` pass on the store's clock: moved when it is fake, waited for when it is real. */
 async function pass(fixture: { advanceClock?: (ms: number) => void }, ms: number): Promise<void> {
   if (fixture.advanceClock) fixture.advanceClock(ms);
-  else await sleep(ms);
+  else await sleep(ms); // time itself is under test: retention and TTLs on a real clock
 }

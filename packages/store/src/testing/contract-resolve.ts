@@ -1,6 +1,15 @@
 import type { Inquiry } from '@hitl/protocol';
 import { describe, expect, it } from 'vitest';
-import { answered, createNew, eventually, type MakeStore, peerOf, sleep, timedOut } from './fixtures.js';
+import {
+  answered,
+  createNew,
+  eventually,
+  type MakeStore,
+  peerOf,
+  sleep,
+  timedOut,
+  waitersSetUp,
+} from './fixtures.js';
 
 /** First answer wins, and resolutions reach every node that waits on them, once. */
 export function resolveContract(open: MakeStore): void {
@@ -120,7 +129,7 @@ export function resolveContract(open: MakeStore): void {
       const waits = [fixture.store, peer].flatMap((s) =>
         inquiries.map((i) => s.waitForResolution(i.inquiryId, { deadline: Date.now() + 10_000 })),
       );
-      await sleep(100);
+      for (const inquiry of inquiries) await waitersSetUp(fixture, inquiry.inquiryId, 2);
       await Promise.all(
         inquiries.flatMap((inquiry) =>
           Array.from({ length: 4 }, (_, i) =>
@@ -154,11 +163,9 @@ export function resolveContract(open: MakeStore): void {
       const peer = await peerOf(fixture);
       const inquiry = await createNew(fixture.store);
       // A deadline past the test's timeout: a missed wake-up cannot end the wait in time.
-      const waiting = fixture.store.waitForResolution(inquiry.inquiryId, {
-        deadline: Date.now() + 60 * 60_000,
-      });
-      await sleep(50);
-      await peer.resolve(inquiry.inquiryId, answered('L'));
+      const waiting = peer.waitForResolution(inquiry.inquiryId, { deadline: Date.now() + 60 * 60_000 });
+      await waitersSetUp(fixture, inquiry.inquiryId, 2);
+      await fixture.store.resolve(inquiry.inquiryId, answered('L'));
       expect(await waiting).toMatchObject({ status: 'answered', answer: 'L' });
     });
 
@@ -171,11 +178,12 @@ export function resolveContract(open: MakeStore): void {
     });
 
     it('releases on abort without resolving', async () => {
-      const { store } = await open();
-      const inquiry = await createNew(store);
+      const fixture = await open();
+      const store = await peerOf(fixture);
+      const inquiry = await createNew(fixture.store);
       const controller = new AbortController();
       const waiting = store.waitForResolution(inquiry.inquiryId, { signal: controller.signal });
-      await sleep(50);
+      await waitersSetUp(fixture, inquiry.inquiryId, 2);
       controller.abort();
       expect(await waiting).toMatchObject({ status: 'pending' });
       expect(await store.get(inquiry.inquiryId)).toMatchObject({ status: 'pending' });
@@ -224,7 +232,7 @@ export function resolveContract(open: MakeStore): void {
       const other = await createNew(store);
       const waits = Array.from({ length: 3 }, () => store.waitForResolution(inquiry.inquiryId));
       const held = store.waitForResolution(other.inquiryId);
-      await sleep(50);
+      // Its own resolve wakes them (each is parked as it is called).
       await store.resolve(inquiry.inquiryId, answered('S'));
       for (const waited of await Promise.all(waits)) expect(waited).toMatchObject({ status: 'answered' });
       await store.close();

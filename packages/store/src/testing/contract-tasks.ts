@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type NewTask, newTaskId, type TaskStore } from '../tasks/tasks.js';
-import { sleep } from './fixtures.js';
+import { eventually, openFixtures } from './fixtures.js';
 
 /** Two handles on one backend (two nodes' views of Redis; one object twice in memory or SQLite). */
 export interface TaskFixture {
@@ -32,15 +32,7 @@ export function sampleTask(userId: string, lifeMs = 60_000, overrides: Partial<N
  */
 export function runTaskContract(name: string, make: MakeTasks): void {
   describe(`TaskStore contract: ${name}`, () => {
-    const opened: TaskFixture[] = [];
-    const open = async () => {
-      const fixture = await make();
-      opened.push(fixture);
-      return fixture;
-    };
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((fixture) => fixture.cleanup()));
-    });
+    const open = openFixtures(make);
 
     it('a created task is read back whole, through another handle', async () => {
       const { writer, reader } = await open();
@@ -62,13 +54,13 @@ export function runTaskContract(name: string, make: MakeTasks): void {
 
     it('an expired task is neither found nor listed', async () => {
       const { writer, reader } = await open();
-      const short = sampleTask('user-a', 300);
+      // A second to live: long enough to be read back first on a loaded machine.
+      const short = sampleTask('user-a', 1000);
       const long = sampleTask('user-a', 60_000);
       await writer.create(short);
       await writer.create(long);
       expect(await reader.get(short.taskId, 'user-a')).not.toBeNull();
-      await sleep(600);
-      expect(await reader.get(short.taskId, 'user-a')).toBeNull();
+      await eventually(async () => (await reader.get(short.taskId, 'user-a')) === null);
       const { tasks, nextCursor } = await reader.list('user-a');
       expect(tasks.map((t) => t.taskId)).toEqual([long.taskId]);
       expect(nextCursor).toBeUndefined();
@@ -106,11 +98,13 @@ export function runTaskContract(name: string, make: MakeTasks): void {
     it('a page is full even when expired tasks sit between live ones', async () => {
       const { writer, reader } = await open();
       const live: string[] = [];
+      const expiring: string[] = [];
       for (let i = 0; i < 3; i += 1) {
         live.push((await writer.create(sampleTask('user-d'))).taskId);
-        await writer.create(sampleTask('user-d', 200));
+        expiring.push((await writer.create(sampleTask('user-d', 200))).taskId);
       }
-      await sleep(500);
+      for (const taskId of expiring)
+        await eventually(async () => (await reader.get(taskId, 'user-d')) === null);
       const first = await reader.list('user-d', { limit: 2 });
       expect(first.tasks.map((t) => t.taskId)).toEqual([live[2], live[1]]);
       const second = await reader.list('user-d', { limit: 2, cursor: first.nextCursor as string });

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -26,7 +26,7 @@ const NOT_FOUND =
   'redis-server not found on PATH: install it (apt-get install redis-server) or set REDIS_URL';
 
 /**
- * Starts `redis-server` from PATH on a free loopback port and resolves once it answers PING; with
+ * Starts `redis-server` from PATH on a free loopback port and resolves once it says it is ready; with
  * `REDIS_URL` set, uses that server instead (nothing is spawned and `stop()` does nothing).
  *
  * @example
@@ -139,35 +139,44 @@ export async function withFreshPorts<T>(
   throw lastError;
 }
 
+/** Starts redis-server and resolves once it says it is ready for connections (or rejects if it exits). */
 export async function launch(binary: string, args: string[], port: number): Promise<ChildProcess> {
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + String(chunk)).slice(-OUTPUT_TAIL);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited (${child.exitCode}): ${output.trim()}`);
-    if (await answersPing(port)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  try {
+    await printed(child, /Ready to accept connections/);
+    return child;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`redis-server on port ${port}: ${(error as Error).message}`);
   }
-  child.kill('SIGKILL');
-  throw new Error(`redis-server did not answer PING on port ${port} within 10 s`);
 }
 
-/** One raw PING, so no client library connection outlives the check. */
-function answersPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
+/**
+ * Resolves once `child` prints a line matching `pattern` (redis-server logs to stdout); rejects if
+ * it exits first, or prints nothing that matches within `timeoutMs`, with the end of its output.
+ * Reads its output to the end either way, so a full pipe never blocks it.
+ */
+export function printed(child: ChildProcess, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  let output = '';
+  let done = false;
+  return new Promise((resolve, reject) => {
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.off('exit', exited);
+      if (error) reject(new Error(`${error.message}: ${output.trim()}`));
+      else resolve();
     };
-    socket.setTimeout(500, () => done(false));
-    socket.once('error', () => done(false));
-    socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => done(String(data).startsWith('+PONG')));
+    const timer = setTimeout(() => finish(new Error(`no ${pattern} within ${timeoutMs} ms`)), timeoutMs);
+    const exited = (code: number | null) => finish(new Error(`exited (${code})`));
+    const keep = (chunk: Buffer) => {
+      if (done) return;
+      output = (output + String(chunk)).slice(-OUTPUT_TAIL);
+      if (pattern.test(output)) finish();
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.once('exit', exited);
   });
 }

@@ -6,7 +6,9 @@
 --   service's own read before a resolve would have it: the answering device's user, whose node skipped
 --   that read),
 --   publishHere (true on one Redis: publish to the waiting nodes' channels from here; false on a
---   Cluster, where those channels live in other slots and the caller publishes `message` itself)
+--   Cluster, where those channels live in other slots and the caller publishes `message` itself),
+--   auditId, auditJson (the decision's audit record, '' for none: written as the field
+--   `audit:<id>` of the hash when this call ends it, the chain's outbox entry beside the decision)
 -- and reads `f` (the stored fields before the write: inquiry, status, resolution, suggested, resolveOp,
 -- events, votes, escalatedAt, waiters) and `won` (the winning reply) after it; a lost reply lists
 -- them as {code, f[1..4], f[7], f[8]}.
@@ -51,7 +53,12 @@ if f[2] ~= 'pending' then
 end
 
 local events = (f[6] or '') .. ';resolved ' .. status .. ' ' .. resolvedAt
-redis.call('HSET', hashKey, 'status', status, 'resolution', resolutionJson, 'resolveOp', resolveOp, 'events', events)
+if auditId ~= '' then
+  redis.call('HSET', hashKey, 'status', status, 'resolution', resolutionJson, 'resolveOp', resolveOp, 'events', events,
+    'audit:' .. auditId, auditJson)
+else
+  redis.call('HSET', hashKey, 'status', status, 'resolution', resolutionJson, 'resolveOp', resolveOp, 'events', events)
+end
 redis.call('PEXPIRE', hashKey, retentionMs)
 local message = messageOf(resolutionJson, f[4], f[7], f[8])
 if publishHere and f[9] then
