@@ -1,51 +1,46 @@
 import { randomBytes } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
-import { LinkTokens, TokenService } from '@hitl/auth';
+import { join } from 'node:path';
+import { ChatTokens, LinkTokens, TokenService } from '@hitl/auth';
+import { type Abortable, HeldCalls } from '@hitl/mcp-http';
 import { type Inquiry, listenOn, PAIRING_LIMITS } from '@hitl/protocol';
 import {
-  type DeviceStore,
-  MemoryDeviceStore,
-  MemoryRevocationStore,
-  MemoryTaskStore,
-  RedisDeviceStore,
-  RedisRevocationStore,
-  RedisTaskStore,
-  SqliteDeviceStore,
-  SqliteRevocationStore,
-  SqliteTaskStore,
-  type TaskStore,
-} from '@hitl/store';
+  applyHttpLimits,
+  type Config,
+  createLogger,
+  HTTP_SERVER_OPTIONS,
+  type Logger,
+  loadOrCreateSecret,
+  openBackend,
+  ShutdownList,
+} from '@hitl/runtime';
+import type { DeviceStore } from '@hitl/store';
 import { createAdaptorServer } from '@hono/node-server';
+import { loadAuditKey } from './audit/audit-key.js';
+import { Auditor } from './audit/auditor.js';
 import { RevocationCache } from './auth/revocation-cache.js';
-import { loadOrCreateSecret } from './auth/secret.js';
-import type { Config } from './config.js';
+import { ChatDoor } from './chat/chat-door.js';
+import { InquiryCards } from './chat/inquiry-card.js';
+import { DeadlineSweeper } from './core/deadline-sweeper.js';
 import { createDecisionParts } from './core/decision-setup.js';
 import { InquiryService } from './core/inquiry-service.js';
 import { type Clock, type InquiryEvents, systemClock, within } from './core/ports.js';
 import { createRateLimiter } from './core/rate-limit.js';
 import { EscalationTimers, ServiceTimers } from './core/service-timers.js';
+import { StandingGrants } from './core/standing-grants.js';
 import { DeviceSightings } from './devices/device-sightings.js';
 import type { DirectoryHolder } from './directory/directory.js';
 import { openDirectory } from './directory/open-directory.js';
-import { type EmbeddedParts, openEmbeddedStore } from './embedded-store.js';
 import { createApp } from './http/app.js';
-import { applyHttpLimits, HTTP_SERVER_OPTIONS } from './http/http-limits.js';
-import { createLogger, type Logger } from './logger.js';
-import { HeldCalls } from './mcp/held-calls.js';
 import { NodeMetrics } from './metrics.js';
-import { MemoryDeliveryLog, RedisDeliveryLog, SqliteDeliveryLog } from './notify/delivery-log.js';
-import {
-  MemoryDeviceDeliveryLog,
-  RedisDeviceDeliveryLog,
-  SqliteDeviceDeliveryLog,
-} from './notify/device-delivery-log.js';
 import { startNotifiers } from './notify/notifiers.js';
+import { relyingPartyOf } from './passkeys/approval-challenge.js';
+import { PasskeyService } from './passkeys/passkey-service.js';
 import { createPushParts } from './push/push-setup.js';
-import { connectRedis } from './redis.js';
-import { ShutdownList } from './shutdown-list.js';
 import { DeviceDeliveryRecorder } from './socket/delivery-recorder.js';
 import { createDeviceGateway } from './socket/gateway.js';
+import { socketAdapter } from './socket/socket-adapter.js';
 import { VERSION } from './version.js';
 
 export interface NodeOptions {
@@ -69,6 +64,8 @@ export interface RunningNode {
   directory: DirectoryHolder;
   /** Pairings and device records. */
   devices: DeviceStore;
+  /** The audit chain: `appendAudit` for decisions made outside an inquiry's store step. */
+  auditor: Auditor;
   /** Stops taking new calls, lets held calls finish up to the drain timeout, then closes everything. */
   close(): Promise<void>;
 }
@@ -100,46 +97,41 @@ async function openNode(
   const { secret, created: secretCreated } = await loadOrCreateSecret(config.secret, config.stateDir);
   const tokens = new TokenService(secret);
   const links = new LinkTokens(secret);
+  const distributed = config.redisUrl !== undefined || config.redisClusterNodes !== undefined;
+  const auditKey = await loadAuditKey(config.auditKey, config.stateDir, distributed);
   const directory = await openDirectory(config.directoryFile, logger);
-  const redis = await connectRedis(config, logger);
-  if (redis) shutdown.add('redis', () => redis.close());
-  // Without Redis: the durable SQLite file (refuses a second process on the same state dir) or memory.
-  const embedded = redis ? undefined : openEmbeddedStore(config);
-  if (embedded) shutdown.add('embedded store', () => embedded.close());
-  const store = redis?.store ?? (embedded as EmbeddedParts).store;
-  shutdown.add('inquiry store', () => store.close());
-  const limiter = createRateLimiter(config.ratePerMin, redis?.client, 'hitl:rate', { clock });
-  const wrongCodes = createRateLimiter(PAIRING_LIMITS.wrongCodesPerMin, redis?.client, 'hitl:pairing:wrong', {
+  // Every store on the one backend (Redis, the durable SQLite file that refuses a second process on
+  // the same state dir, or memory), each registering its close on `shutdown` as it is opened.
+  const backend = openBackend(config, { logger, clock, shutdown });
+  const redis = backend.redis;
+  const store = backend.inquiries;
+  const adapter = redis ? socketAdapter(redis, shutdown) : undefined;
+  const limiter = createRateLimiter(config.ratePerMin, redis, 'hitl:rate', { clock });
+  const wrongCodes = createRateLimiter(PAIRING_LIMITS.wrongCodesPerMin, redis, 'hitl:pairing:wrong', {
     clock,
   });
   // The limiters' last pending points go out before the client closes.
   shutdown.add('rate limiters', () => Promise.all([limiter.close(), wrongCodes.close()]));
-  const revocationStore = redis
-    ? new RedisRevocationStore({ redis: redis.client })
-    : embedded?.database
-      ? new SqliteRevocationStore({ database: embedded.database })
-      : new MemoryRevocationStore();
-  shutdown.add('revocation store', () => revocationStore.close());
-  // MCP task handles live beside the inquiries: any node answers for any task, after restarts too.
-  const tasks: TaskStore = redis
-    ? new RedisTaskStore({ redis: redis.client })
-    : embedded?.database
-      ? new SqliteTaskStore({ db: embedded.database.db, now: () => clock.now() })
-      : new MemoryTaskStore(() => clock.now());
-  shutdown.add('task store', () => tasks.close());
-  // Pairings and device records live beside the inquiries: pair on one node, claim on another.
-  const devices: DeviceStore = redis
-    ? new RedisDeviceStore({ redis: redis.client })
-    : embedded?.database
-      ? new SqliteDeviceStore(embedded.database.db)
-      : new MemoryDeviceStore();
-  shutdown.add('device store', () => devices.close());
+  const revocationStore = backend.revocations;
+  const tasks = backend.tasks;
+  const devices = backend.devices;
+  const standing = backend.standing;
   const sightings = new DeviceSightings({ devices, clock, logger });
+  // Passkeys and their challenges beside the inquiries: any node verifies an approval.
+  let listeningPort = 0;
+  const passkeys = new PasskeyService({
+    store: backend.passkeys,
+    clock,
+    logger,
+    // HITL_PUBLIC_URL, else http://localhost:<port> (browsers refuse WebAuthn on a bare IP).
+    relyingParty: () => relyingPartyOf(config.publicUrl ?? `http://localhost:${listeningPort}`),
+  });
   const revocations = new RevocationCache(revocationStore, logger, config.revocationPollMs);
   shutdown.add('revocation feed', () => revocations.stop());
   await revocations.start();
   tokens.checkRevocations((claims) => revocations.isRevoked(claims));
-  const heldCalls = new HeldCalls();
+  // A direct call holds its own `CallAbort`; a call through the SDK, an `AbortController`.
+  const heldCalls = new HeldCalls<Abortable>();
   let draining = false;
 
   const listeners: InquiryEvents[] = [];
@@ -165,9 +157,18 @@ async function openNode(
     devices: () => deviceCount(),
     webhookRetryBytes: () => webhookRetryBytes(),
   });
+  // The audit chain beside the store; its outbox is drained first (what a previous process left).
+  const auditor = new Auditor({
+    chain: backend.audit,
+    key: auditKey,
+    clock,
+    logger,
+  });
+  await auditor.start();
+  shutdown.add('audit outbox drain', () => auditor.stop());
   const decisions = await createDecisionParts(config, {
-    redis: redis?.client,
-    database: embedded?.database?.db,
+    log: backend.decisions,
+    claims: backend.decisionClaims,
     tokens,
     clock,
     logger,
@@ -183,9 +184,13 @@ async function openNode(
       maxAnswerWindowMs: config.maxAnswerWindowMs,
       maxPendingPerUser: config.maxPendingPerUser,
       texts: config.texts,
+      maxStandingMs: config.maxStandingMs,
     },
     decisions,
     directory,
+    audit: auditor,
+    passkeys,
+    standing: new StandingGrants({ store: standing, clock, logger }),
   });
   const timers = new ServiceTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
   const escalations = new EscalationTimers({ service, store, clock, logger, sweepMs: config.sweepMs });
@@ -197,16 +202,8 @@ async function openNode(
     resolved: () => undefined,
   });
   let nodeUrl = '';
-  const deliveries = redis
-    ? new RedisDeliveryLog(redis.client, config.retentionMs)
-    : embedded?.database
-      ? new SqliteDeliveryLog(embedded.database.db)
-      : new MemoryDeliveryLog();
-  const deviceDeliveries = redis
-    ? new RedisDeviceDeliveryLog({ redis: redis.client })
-    : embedded?.database
-      ? new SqliteDeviceDeliveryLog(embedded.database.db)
-      : new MemoryDeviceDeliveryLog();
+  const deliveries = backend.deliveries;
+  const deviceDeliveries = backend.deviceDeliveries;
   const deviceRecorder = new DeviceDeliveryRecorder(deviceDeliveries, logger);
   shutdown.add('device delivery recorder', () => deviceRecorder.close());
   const notifiers = startNotifiers({
@@ -223,8 +220,8 @@ async function openNode(
   listeners.push(...notifiers.listeners);
   webhookRetryBytes = notifiers.webhookRetryBytes;
   const push = await createPushParts(config, {
-    redis: redis?.client,
-    database: embedded?.database?.db,
+    redis,
+    subscriptions: backend.push,
     clock,
     logger,
     metrics,
@@ -235,9 +232,42 @@ async function openNode(
   });
   shutdown.add('push', () => push.close());
   listeners.push(push.notifier);
+  // Loaded only when configured: the Slack SDK costs start-up time and memory a node without it never needs.
+  const slack = config.slack
+    ? (await import('./slack/slack-setup.js')).startSlack(config.slack, {
+        service,
+        directory,
+        deliveries,
+        links,
+        publicUrl: () => config.publicUrl ?? nodeUrl,
+        store: backend.slack,
+        clock,
+        logger,
+        registry: metrics.registry,
+      })
+    : undefined;
+  if (slack) {
+    shutdown.add('slack', () => slack.close());
+    listeners.push(slack.notifier);
+  }
   shutdown.add('directory reload', directory.reloadOnHangup());
 
   const hostPolicy = { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins };
+  const chatTokens = new ChatTokens(secret);
+  const publicUrl = () => config.publicUrl ?? nodeUrl;
+  const chatDoor = new ChatDoor({
+    sessions: backend.sessions,
+    tokens: chatTokens,
+    service,
+    clock,
+    logger,
+    sessionTtlMs: config.mcpSessionTtlMs,
+    elicitation: config.elicitation,
+    publicUrl,
+  });
+  // The inquiry card (MCP Apps) is built into the web app's folder.
+  const cardFile = options.webRoot ? join(options.webRoot, 'inquiry-card.html') : undefined;
+  const cards = new InquiryCards({ tokens: chatTokens, publicUrl, ...(cardFile ? { file: cardFile } : {}) });
   const app = createApp({
     service,
     store,
@@ -254,11 +284,14 @@ async function openNode(
     heartbeatMs: config.heartbeatMs,
     maxWaitMs: config.tiers.serviceMs,
     draining: () => draining,
-    storeReady: () => !redis || redis.client.status === 'ready',
+    storeReady: () => !redis || redis.status === 'ready',
     tasks,
+    standing,
     maxAnswerWindowMs: config.maxAnswerWindowMs,
     retentionMs: config.retentionMs,
     decisionLog: decisions.log,
+    auditor,
+    passkeys,
     revocations: revocationStore,
     isRevoked: (token) => revocations.isRevoked(token),
     pairing: {
@@ -269,6 +302,9 @@ async function openNode(
       ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     },
     push,
+    chatDoor,
+    cards,
+    ...(slack ? { slack: slack.routes } : {}),
     version: VERSION,
     webRoot: options.webRoot,
   });
@@ -289,7 +325,7 @@ async function openNode(
     revocations,
     sightings,
     deliveries: deviceRecorder,
-    adapter: redis?.adapter,
+    adapter,
   });
   shutdown.add('http and socket.io', async () => {
     // io.close() also closes the HTTP server; give finished SSE responses a moment to flush.
@@ -300,18 +336,22 @@ async function openNode(
   deviceCount = () => gateway.io.engine.clientsCount;
   timers.start();
   escalations.start();
+  const sweeper = new DeadlineSweeper([timers, escalations], config.sweepMs);
+  sweeper.start();
   shutdown.add('timers', () => {
+    sweeper.stop();
     timers.stop();
     escalations.stop();
   });
 
   const { port, url } = await listenOn(httpServer, config.port, config.host);
   nodeUrl = url;
+  listeningPort = port;
   logger.info(
     {
       url,
-      store: embedded?.kind ?? 'redis',
-      ...(embedded?.database ? { file: embedded.database.path } : {}),
+      store: backend.kind,
+      ...(backend.database ? { file: backend.database.path } : {}),
     },
     'node listening',
   );
@@ -329,5 +369,5 @@ async function openNode(
     })();
     return closing;
   };
-  return { url, port, nodeId, tokens, links, secretCreated, logger, directory, devices, close };
+  return { url, port, nodeId, tokens, links, secretCreated, logger, directory, devices, auditor, close };
 }

@@ -149,6 +149,39 @@ describe('answer links (real node, SDK client, socket.io device)', () => {
     });
   });
 
+  it('a reject and a refusal through a link carry the reason the person wrote; an overlong one is refused', async () => {
+    const user = newUser();
+    const approval = await ask(user, {
+      question: 'Drop the cache?',
+      kind: 'approval',
+      action: { server: 'ops', tool: 'drop_cache', arguments: {} },
+    });
+    const page = await (await open(await link(user, approval.shown.inquiryId))).text();
+    expect(page).toContain('name="reason"');
+    const tooLong = await post(await link(user, approval.shown.inquiryId), [
+      ['action', 'reject'],
+      ['reason', 'x'.repeat(1001)],
+    ]);
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.text()).toContain('reason: at most 1000 characters');
+    const rejected = await post(await link(user, approval.shown.inquiryId), [
+      ['action', 'reject'],
+      ['reason', '  not during the sale  '],
+    ]);
+    expect(rejected.status).toBe(200);
+    expect(structured(await approval.call)).toMatchObject({
+      answer: 'reject',
+      reason: 'not during the sale',
+    });
+
+    const question = await ask(user, { question: 'Favourite shop?' });
+    await post(await link(user, question.shown.inquiryId), [
+      ['action', 'refuse'],
+      ['reason', 'private'],
+    ]);
+    expect(structured(await question.call)).toMatchObject({ status: 'refused', reason: 'private' });
+  });
+
   it('refuses a foreign Host (DNS rebinding) on GET and POST as the device terminal does; loopback names pass', async () => {
     const user = newUser();
     const question = 'Rotate the signing key?';

@@ -1,12 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalDecider, type NewDecisionRecord, SqliteDecisionLog } from '@hitl/decision-agent';
+import { createLocalDecider } from '@hitl/decisions';
 import type { DecisionRecord } from '@hitl/protocol';
-import { openStateDatabase, SqliteInquiryStore } from '@hitl/store';
+import { loadConfig } from '@hitl/runtime';
+import {
+  type NewDecisionRecord,
+  openStateDatabase,
+  SqliteDecisionLog,
+  SqliteInquiryStore,
+} from '@hitl/store';
+import { eventually, sleep } from '@hitl/store/testing';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { InquiryService } from '../src/core/inquiry-service.js';
 import { systemClock } from '../src/core/ports.js';
 
@@ -64,7 +70,7 @@ describe('the audit record of an answer', () => {
         { userId: 'alice', tokenSubject: 'agent' },
         { question: 'Size?' },
       );
-      const waiting = service.wait(inquiry, undefined, Date.now() + 10_000);
+      const waiting = service.wait(inquiry.inquiryId, undefined, Date.now() + 10_000);
       let acknowledged = false;
       const ending = { type: 'answer', response: 'M', device: { deviceId: 'd1' } } as const;
       const relayed = { kind: inquiry.kind, serviceAt: inquiry.deadlines.serviceAt };
@@ -79,8 +85,9 @@ describe('the audit record of an answer', () => {
 
       // The held call has its answer while the record is still being written...
       expect((await waiting)?.status).toBe('answered');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(log.started).toBe(1);
+      await eventually(() => log.started === 1);
+      // time itself is under test: with the record not written yet, the answer stays unacknowledged.
+      await sleep(50);
       // ...and the answer is not acknowledged until the record is in the log.
       expect(acknowledged).toBe(false);
       expect((await log.list({ limit: 10 })).items).toEqual([]);

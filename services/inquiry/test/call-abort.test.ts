@@ -1,18 +1,21 @@
+import { CallAbort } from '@hitl/mcp-http';
 import { describe, expect, it } from 'vitest';
-import { CallAbort } from '../src/mcp/call-abort.js';
 
-describe('CallAbort (a held call’s abort, in place of an AbortController)', () => {
-  it('calls each listener once, object or function, with the reason set first', () => {
+describe('CallAbort (a direct call’s abort, in place of an AbortController)', () => {
+  it('calls each listener once, object or function, with an abort event and the reason set first', () => {
     const abort = new CallAbort();
     const heard: string[] = [];
-    const object = { handleEvent: () => heard.push(`object ${String(abort.reason)}`) };
-    const fn = () => heard.push(`function ${abort.aborted}`);
-    abort.addEventListener('abort', object, { once: true });
+    const object = {
+      handleEvent: (event: Event) => heard.push(`object ${event.type} ${String(abort.reason)}`),
+    };
+    const fn = (event: Event) => heard.push(`function ${event.type} ${abort.aborted}`);
+    abort.addEventListener('abort', object);
     abort.addEventListener('abort', object);
     abort.addEventListener('abort', fn);
+    abort.addEventListener('other', fn);
     abort.abort('gone');
     abort.abort('again');
-    expect(heard).toEqual(['object gone', 'function true']);
+    expect(heard).toEqual(['object abort gone', 'function abort true']);
     expect(abort.signal).toBe(abort);
     expect(abort.reason).toBe('gone');
   });
@@ -20,8 +23,8 @@ describe('CallAbort (a held call’s abort, in place of an AbortController)', ()
   it('does not call a removed listener, nor one added after the abort', () => {
     const abort = new CallAbort();
     const heard: string[] = [];
-    const first = { handleEvent: () => heard.push('first') };
-    const second = { handleEvent: () => heard.push('second') };
+    const first = () => heard.push('first');
+    const second = () => heard.push('second');
     abort.addEventListener('abort', first);
     abort.addEventListener('abort', second);
     abort.removeEventListener('abort', first);

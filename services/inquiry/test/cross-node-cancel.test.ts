@@ -1,4 +1,4 @@
-import { eventually, sleep } from '@hitl/store/testing';
+import { eventually } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser } from './decision-helpers.js';
 import { type NodePair, postMcp, startNodePair, type TestNode } from './harness.js';
@@ -52,12 +52,23 @@ describe('a cancel that lands on another node (two nodes on one Redis)', () => {
     const second = await postMcp(a, token, sendInquiry(8, args));
     // The second call holds the same inquiry; cancelling it from node b ends both calls. Nothing says
     // when its hold has left the reference, so the cancel is sent until it lands (one for a call the
-    // store does not know changes nothing).
+    // store does not know changes nothing) and the inquiry reads cancelled.
     const resolved = device.nextResolved();
-    await eventually(async () => {
-      expect((await postMcp(b, token, cancelled(8))).status).toBe(202);
-      return Promise.race([resolved.then(() => true), sleep(200).then(() => false)]);
-    }, 4000);
+    const reader = await b.token(user, 'device');
+    const status = async () =>
+      (
+        (await (await b.rest(`/api/inquiries/${asked.inquiryId}`, { token: reader })).json()) as {
+          status: string;
+        }
+      ).status;
+    await eventually(
+      async () => {
+        expect((await postMcp(b, token, cancelled(8))).status).toBe(202);
+        return (await status()) === 'cancelled';
+      },
+      10_000,
+      200,
+    );
     expect(await resolved).toMatchObject({ inquiryId: asked.inquiryId, status: 'cancelled' });
     for (const call of [first, second]) expect(await call.text()).toContain('"status":"cancelled"');
   });

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type FakeChatModel, startFakeChatModel } from '@hitl/decision-agent/testing';
+import { type FakeChatModel, startFakeChatModel } from '@hitl/decisions/testing';
 import type { DeviceAck, DeviceInquiry, InquiryResult } from '@hitl/protocol';
 import { eventually } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,8 +124,10 @@ describe('the agent strategy against an OpenAI-compatible endpoint', () => {
     const { device: phone, pushed, result } = await ask(t, sizes, 'u-two-devices');
     const laptop = await t.device('u-two-devices', 'laptop');
     await laptop.synced;
+    const asked = llm.requests.length;
     const refused = phone.emit<DeviceAck>('inquiry:refuse', { inquiryId: pushed.inquiryId });
-    await new Promise((r) => setTimeout(r, 300));
+    // The model has the question (and thinks for 1.5 s) when the laptop answers.
+    await eventually(() => llm.requests.length > asked);
     const answered = await laptop.emit<DeviceAck>('inquiry:answer', {
       inquiryId: pushed.inquiryId,
       response: '43',

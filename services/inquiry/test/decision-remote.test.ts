@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type FakeChatModel, startFakeChatModel } from '@hitl/decision-agent/testing';
+import { type FakeChatModel, startFakeChatModel } from '@hitl/decisions/testing';
 import type { DecisionRecord, Page } from '@hitl/protocol';
 import { eventually } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,8 @@ const SECRET = 'shared-secret-between-the-node-and-hitl-decide!';
 const BUILT = [
   ['packages/protocol', 'dist/index.js'],
   ['packages/store', 'dist/index.js'],
+  ['packages/decisions', 'dist/index.js'],
+  ['packages/mcp-http', 'dist/index.js'],
   ['services/decision-agent', 'dist/index.js'],
   ['services/inquiry', 'dist/index.js'],
   ['services/cli', 'dist/bin.js'],

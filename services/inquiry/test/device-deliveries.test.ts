@@ -2,17 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Delivery, type DeviceDelivery, MAX_DEVICE_DELIVERIES } from '@hitl/protocol';
-import { openStateDatabase, RedisInquiryStore } from '@hitl/store';
+import {
+  type DeviceDeliveryLog,
+  MemoryDeviceDeliveryLog,
+  openStateDatabase,
+  RedisDeviceDeliveryLog,
+  RedisInquiryStore,
+  SqliteDeviceDeliveryLog,
+} from '@hitl/store';
 import { eventually, sampleInquiry, startRedisServer } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type DeviceDeliveryLog,
-  MemoryDeviceDeliveryLog,
-  RedisDeviceDeliveryLog,
-  SqliteDeviceDeliveryLog,
-} from '../src/notify/device-delivery-log.js';
 import { DeviceDeliveryRecorder } from '../src/socket/delivery-recorder.js';
 import { newUser } from './decision-helpers.js';
 import { body, type NodePair, startNodePair, startTestNode, type TestNode } from './harness.js';

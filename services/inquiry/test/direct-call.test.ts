@@ -1,7 +1,8 @@
+import { SseKeepAlive } from '@hitl/mcp-http';
+import { eventually } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { directCallOf } from '../src/mcp/direct-call.js';
-import { SseKeepAlive } from '../src/mcp/sse-keep-alive.js';
-import { startTestNode, type TestNode } from './harness.js';
+import { heldCalls, startTestNode, type TestNode } from './harness.js';
 
 const MCP_HEADERS = {
   'content-type': 'application/json',
@@ -59,10 +60,7 @@ describe('tools/call served on the node’s own stream', () => {
     expect(directMessages).toHaveLength(1);
   });
 
-  const heldCalls = async () => {
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
-    return Number(/^hitl_held_calls (\d+)$/m.exec(metrics)?.[1]);
-  };
+  const held = () => heldCalls(t.url);
 
   // The direct path aborts its own CallAbort; the SDK path's signal reaches the wait through a listener.
   it.each([
@@ -77,9 +75,9 @@ describe('tools/call served on the node’s own stream', () => {
       signal: gone.signal,
     });
     expect(response.status).toBe(200);
-    await vi.waitFor(async () => expect(await heldCalls()).toBe(1));
+    await eventually(async () => (await held()) === 1);
     gone.abort();
-    await vi.waitFor(async () => expect(await heldCalls()).toBe(0));
+    await eventually(async () => (await held()) === 0);
   });
 
   const TASKS = { 'mcp-protocol-version': '2025-11-25' };
@@ -112,7 +110,7 @@ describe('tools/call served on the node’s own stream', () => {
     const viaSdk = await post([taskResult(121, taskId, 'p')], TASKS);
     for (const header of ['content-type', 'cache-control', 'x-accel-buffering'])
       expect(direct.headers.get(header)).toBe(viaSdk.headers.get(header));
-    await vi.waitFor(async () => expect(await heldCalls()).toBe(2));
+    await eventually(async () => (await held()) === 2);
     await device.emit('inquiry:answer', { inquiryId: inquiry.inquiryId, response: 'yes' });
     // Two calls at once need two request ids: compare the frames without them.
     const withoutId = (messages: unknown[]) => messages.map((m) => ({ ...(m as object), id: undefined }));
@@ -143,9 +141,9 @@ describe('tools/call served on the node’s own stream', () => {
       signal: gone.signal,
     });
     expect(response.status).toBe(200);
-    await vi.waitFor(async () => expect(await heldCalls()).toBe(1));
+    await eventually(async () => (await held()) === 1);
     gone.abort();
-    await vi.waitFor(async () => expect(await heldCalls()).toBe(0));
+    await eventually(async () => (await held()) === 0);
     const get = { jsonrpc: '2.0', id: 25, method: 'tasks/get', params: { taskId } };
     const [status] = sseMessages(await (await post(get, TASKS)).text()) as { result: { status: string } }[];
     expect(status?.result.status).toBe('working');

@@ -1,4 +1,5 @@
 import type { DecisionRecord, DeviceInquiry, InquiryResult } from '@hitl/protocol';
+import { eventually } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, startTeamCluster, type TeamCluster, type TestNode } from './harness.js';
 
@@ -65,7 +66,7 @@ describe('escalation', () => {
       { timeout: 30_000, onprogress: (progress) => messages.push(progress.message ?? '') },
     );
     const shown = await ann.nextNew();
-    // Dan is not asked before the escalation.
+    // time itself is under test: Dan is not asked before the escalation (1.5 s).
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(dan.received.filter((r) => r.event === 'inquiry:new')).toHaveLength(0);
 
@@ -101,14 +102,12 @@ describe('escalation', () => {
     );
     expect(history.items.map((i) => i.inquiryId)).toContain(shown.inquiryId);
     const opsToken = await a.token('ops', 'ops');
-    await expect
-      .poll(async () => {
-        const log = await body<{ items: DecisionRecord[] }>(
-          await b.rest('/api/decisions?limit=50', { token: opsToken }),
-        );
-        return log.items.find((r) => r.inquiryId === shown.inquiryId)?.escalation?.users;
-      })
-      .toEqual(['dan']);
+    await eventually(async () => {
+      const log = await body<{ items: DecisionRecord[] }>(
+        await b.rest('/api/decisions?limit=50', { token: opsToken }),
+      );
+      expect(log.items.find((r) => r.inquiryId === shown.inquiryId)?.escalation?.users).toEqual(['dan']);
+    });
   });
 
   it('does not escalate a question answered in time', async () => {
@@ -126,6 +125,7 @@ describe('escalation', () => {
       status: 'answered',
       resolvedBy: { userId: 'ann' },
     });
+    // time itself is under test: past the 1.5 s escalation, Dan is still not asked.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(dan.received.filter((r) => r.event === 'inquiry:new')).toHaveLength(0);
   });

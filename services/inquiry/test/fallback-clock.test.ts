@@ -1,9 +1,9 @@
-import { createLocalDecider, MemoryDecisionLog, openAiChatModel } from '@hitl/decision-agent';
-import { type FakeChatModel, startFakeChatModel } from '@hitl/decision-agent/testing';
-import { MemoryInquiryStore, type ResolveResult } from '@hitl/store';
-import { sampleInquiry } from '@hitl/store/testing';
+import { createLocalDecider, openAiChatModel } from '@hitl/decisions';
+import { type FakeChatModel, startFakeChatModel } from '@hitl/decisions/testing';
+import { MemoryDecisionLog, MemoryInquiryStore, type ResolveResult } from '@hitl/store';
+import { eventually, sampleInquiry } from '@hitl/store/testing';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FallbackRunner } from '../src/core/fallback.js';
 import { ManualClock } from './manual-clock.js';
 
@@ -56,7 +56,7 @@ describe('the fallback runner on the node’s clock', () => {
       .finally(() => {
         settled = true;
       });
-    await vi.waitFor(() => expect(llm.requests).toHaveLength(1));
+    await eventually(() => llm.requests.length === 1);
     // Budget: the decision deadline (clientAt − 60 % of the 40 s gap = 36 s from now), plus 250 ms of grace.
     clock.advance(36_000 + 249);
     await new Promise((r) => setImmediate(r));

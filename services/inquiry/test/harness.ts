@@ -2,11 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '@hitl/protocol';
-import { startRedisServer } from '@hitl/store/testing';
+import { loadConfig } from '@hitl/runtime';
+import { startRedisServer, TEST_AUDIT_KEY } from '@hitl/store/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Socket } from 'socket.io-client';
-import { loadConfig } from '../src/config.js';
 import { type RunningNode, startNode } from '../src/node.js';
 import { connectDevice, type TestDevice } from '../src/testing/device.js';
 import { postMcp as postMcpTo } from '../src/testing/post-mcp.js';
@@ -37,6 +37,7 @@ export async function startTestNode(kind: StoreKind, env: Record<string, string>
   const config = loadConfig({
     PORT: '0',
     HITL_SECRET: SECRET,
+    HITL_AUDIT_KEY: TEST_AUDIT_KEY,
     HITL_STATE_DIR: stateDir,
     LOG_LEVEL: 'silent',
     HITL_SWEEP_MS: '100',
@@ -83,12 +84,18 @@ export async function startTestNode(kind: StoreKind, env: Record<string, string>
   };
 }
 
-/** A response's JSON body, typed by the test that reads it. */
 /** A raw JSON-RPC POST to a node's /mcp, as an agent's client sends it (a held call answers on SSE). */
 export function postMcp(t: TestNode, token: string, message: unknown): Promise<Response> {
   return postMcpTo(t.url, token, message);
 }
 
+/** The calls a node holds right now (its `hitl_held_calls` gauge): a call waits on its inquiry once counted. */
+export async function heldCalls(nodeUrl: string): Promise<number> {
+  const metrics = await (await fetch(`${nodeUrl}/metrics`)).text();
+  return Number(/^hitl_held_calls (\d+)$/m.exec(metrics)?.[1]);
+}
+
+/** A response's JSON body, typed by the test that reads it. */
 export async function body<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }

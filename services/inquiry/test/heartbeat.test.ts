@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHeartbeat } from '../src/mcp/heartbeat.js';
+import { startHeartbeat, untilBeat } from '../src/mcp/heartbeat.js';
 import { ManualClock } from './manual-clock.js';
 
 describe('the progress heartbeat of a held call', () => {
@@ -29,5 +29,19 @@ describe('the progress heartbeat of a held call', () => {
     const clock = new ManualClock();
     expect(startHeartbeat({ sendNotification: async () => undefined }, clock, 1000)).toBeUndefined();
     expect(clock.pending).toBe(0);
+  });
+
+  it('lines beats up on whole slots of the clock, so calls held a few ms apart beat on one tick', () => {
+    const first = new ManualClock(10_003);
+    const second = new ManualClock(10_742);
+    // 10 s heartbeats: slots of one second; both calls next beat at 21 s.
+    expect(first.now() + untilBeat(first, 10_000)).toBe(21_000);
+    expect(second.now() + untilBeat(second, 10_000)).toBe(21_000);
+    // Never early, and late by at most a tenth of the interval.
+    for (const start of [0, 1, 999, 1000, 12_345]) {
+      const delay = untilBeat(new ManualClock(start), 200);
+      expect(delay).toBeGreaterThanOrEqual(200);
+      expect(delay).toBeLessThan(220);
+    }
   });
 });

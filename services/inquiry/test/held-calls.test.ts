@@ -1,6 +1,6 @@
+import { HeldCalls } from '@hitl/mcp-http';
 import { describe, expect, it } from 'vitest';
 import { within } from '../src/core/ports.js';
-import { HeldCalls } from '../src/mcp/held-calls.js';
 import { ManualClock } from './manual-clock.js';
 
 const settledNow = async (promise: Promise<unknown>) => {
@@ -43,7 +43,7 @@ describe('HeldCalls: two calls under one key (two agents on one token reusing a 
     expect(calls.get('k').map((c) => c.inquiryId)).toEqual(['inq-1', 'inq-3']);
     const empty = calls.whenEmpty();
     calls.releaseAll('node shutting down');
-    expect([first, second, third].map((c) => c.controller.aborted)).toEqual([true, false, true]);
+    expect([first, second, third].map((c) => c.controller.signal.aborted)).toEqual([true, false, true]);
     calls.release('k', first);
     expect(calls.get('k').map((c) => c.inquiryId)).toEqual(['inq-3']);
     expect(await settledNow(empty)).toBe(false);

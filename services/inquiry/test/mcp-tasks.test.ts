@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceAck, Inquiry, Page } from '@hitl/protocol';
+import { eventually } from '@hitl/store/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type CallToolResult,
@@ -11,7 +12,7 @@ import {
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORE_KINDS, startTestNode, type TestNode } from './harness.js';
+import { heldCalls, STORE_KINDS, startTestNode, type TestNode } from './harness.js';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const WINDOW_CAP_MS = 3_600_000;
@@ -86,7 +87,8 @@ describe.each(STORE_KINDS)('MCP tasks (%s store)', (kind) => {
       onprogress: (p) => progress.push(p.progress),
       resetTimeoutOnProgress: true,
     });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // The wait is on (its first progress came) when the person answers.
+    await eventually(() => progress.length > 0);
     const ack = await device.emit<DeviceAck>('inquiry:answer', {
       inquiryId: pushed.inquiryId,
       response: 'M',
@@ -195,7 +197,11 @@ describe('MCP tasks: windows, negotiation and refusals', () => {
     });
     const { tools } = await client.listTools();
     const support = Object.fromEntries(tools.map((tool) => [tool.name, tool.execution?.taskSupport]));
-    expect(support).toEqual({ send_inquiry: 'optional', get_inquiry: 'forbidden' });
+    expect(support).toEqual({
+      send_inquiry: 'optional',
+      get_inquiry: 'forbidden',
+      answer_inquiry: 'forbidden',
+    });
   });
 
   it('caps the window at HITL_MAX_ANSWER_WINDOW_MS; no ttl asks for the whole cap', async () => {
@@ -271,7 +277,7 @@ describe('MCP tasks: the tasks/result wait', () => {
       const client = await t.mcp(user);
       const { task } = await askAsTask(client, { question: 'Keep me?' }, 60_000);
       const agent = await t.token(user, 'agent');
-      const post = (message: unknown, signal?: AbortSignal) =>
+      const post = (message: unknown) =>
         fetch(`${t.url}/mcp`, {
           method: 'POST',
           headers: {
@@ -281,24 +287,27 @@ describe('MCP tasks: the tasks/result wait', () => {
             'mcp-protocol-version': '2025-11-25',
           },
           body: JSON.stringify(message),
-          ...(signal ? { signal } : {}),
         });
-      const waiting = new AbortController();
-      const held = await post(
-        { jsonrpc: '2.0', id: 77, method: 'tasks/result', params: { taskId: task.taskId } },
-        waiting.signal,
-      );
+      const held = await post({
+        jsonrpc: '2.0',
+        id: 77,
+        method: 'tasks/result',
+        params: { taskId: task.taskId },
+      });
       expect(held.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await eventually(async () => (await heldCalls(t.url)) === 1);
       const cancel = await post({
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
         params: { requestId: 77 },
       });
       expect(cancel.status).toBe(202);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The wait ends with no result made up (ask again), and the task goes on.
+      const ended = await held.text();
+      expect(ended).toContain('"retryAfterMs":1000');
+      expect(ended).not.toContain('"result"');
+      expect(await heldCalls(t.url)).toBe(0);
       expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: 'working' });
-      waiting.abort();
     } finally {
       await t.close();
     }
@@ -310,7 +319,7 @@ describe('MCP tasks: the tasks/result wait', () => {
       const client = await t.mcp(newUser());
       const { task } = await askAsTask(client, { question: 'Across a restart?' }, 60_000);
       const result = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await eventually(async () => (await heldCalls(t.url)) === 1);
       const closing = t.node.close();
       const error = await rpcError(result);
       expect(error.code).toBe(-32603);

@@ -1,4 +1,5 @@
 import { TokenService } from '@hitl/auth';
+import { createLogger } from '@hitl/runtime';
 import { MemoryDeviceStore, MemoryRevocationStore } from '@hitl/store';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,6 @@ import { createRateLimiter } from '../src/core/rate-limit.js';
 import { DeviceSightings } from '../src/devices/device-sightings.js';
 import { deviceRoutes } from '../src/http/device-routes.js';
 import { restErrors } from '../src/http/error-handlers.js';
-import { createLogger } from '../src/logger.js';
 
 /**
  * The claim route in this process, with the peer address it sees set per request (the node reads it

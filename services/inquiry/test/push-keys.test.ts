@@ -2,14 +2,18 @@ import { chmod, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Inquiry } from '@hitl/protocol';
+import {
+  ConfigError,
+  loadConfig,
+  PLACEHOLDER_VAPID_SUBJECT,
+  SecretFileError,
+  vapidKeysPath,
+} from '@hitl/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
-import { SecretFileError } from '../src/auth/secret.js';
-import { ConfigError, loadConfig } from '../src/config.js';
 import { loadVapidKeys } from '../src/push/load-vapid.js';
 import { endpointProblem } from '../src/push/push-endpoint.js';
 import { cutToBytes, inquiryPush, inquiryTtl, pushTopic, resolvedPush } from '../src/push/push-payload.js';
-import { PLACEHOLDER_VAPID_SUBJECT, vapidKeysPath } from '../src/push/vapid-keys.js';
 
 const dirs: string[] = [];
 const stateDir = async () => {

@@ -1,8 +1,10 @@
 import { createECDH, createPublicKey, type ECDH, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { listenOn } from '@hitl/protocol';
+import { eventually } from '@hitl/store/testing';
 // @ts-expect-error http_ece ships no types; web-push encrypts with it, and a receiver decrypts with it.
 import ece from 'http_ece';
+import { expect } from 'vitest';
 
 /** One POST the test push service received. */
 export interface ReceivedPush {
@@ -29,7 +31,6 @@ export interface PushReply {
 export async function startPushService() {
   const received: ReceivedPush[] = [];
   const replies: PushReply[] = [];
-  const waiters: (() => void)[] = [];
   let open = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,7 +42,6 @@ export async function startPushService() {
         body: Buffer.concat(chunks),
         at: Date.now(),
       });
-      for (const wake of waiters.splice(0)) wake();
       const reply = replies.shift() ?? { status: 201 };
       open++;
       res.once('close', () => open--);
@@ -59,20 +59,9 @@ export async function startPushService() {
     get open(): number {
       return open;
     },
-    /** Waits until `count` pushes have arrived in all (at most `timeoutMs`). */
+    /** Waits until `count` pushes have arrived in all (at most `timeoutMs`), and returns the first `count`. */
     async waitFor(count: number, timeoutMs = 15_000): Promise<ReceivedPush[]> {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${count} pushes, got ${received.length}`);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          waiters.push(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
+      await eventually(async () => expect(received.length).toBeGreaterThanOrEqual(count), timeoutMs);
       return received.slice(0, count);
     },
     close: () =>

@@ -126,6 +126,7 @@ describe.each<StoreKind>(['sqlite', 'redis'])(
         status: 'answered',
         resolvedBy: { kind: 'human', deviceName: 'phone' },
       });
+      // time itself is under test: nothing more is pushed for a while.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(service.received).toHaveLength(2);
     });
@@ -160,6 +161,7 @@ describe.each<StoreKind>(['sqlite', 'redis'])(
         });
         await t.rest(`/api/inquiries/${inquiryId}/refuse`, { method: 'POST', token: device });
         expect(structured(await call).status).toBe('refused');
+        // time itself is under test: the resolution is pushed nowhere, for a while.
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect(service.received).toHaveLength(1);
         // No `resolved` row: with the subscription gone there was nobody to tell.
@@ -188,6 +190,7 @@ describe.each<StoreKind>(['sqlite', 'redis'])(
         .callTool({ name: 'send_inquiry', arguments: { question: 'Who gets this?', timeoutMs: 3000 } })
         .catch(() => undefined);
       await service.waitFor(1);
+      // time itself is under test: nothing reaches the revoked subscription, for a while.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(service.received.map((r) => r.path)).toEqual(['/send/laptop']);
       const listed = await t.rest('/api/push/subscriptions', { token: keptToken });
@@ -264,6 +267,7 @@ describe.each<StoreKind>(['sqlite', 'redis'])(
       const [row] = await settledPushRows(t, inquiryId, 1);
       expect(row).toMatchObject({ event: 'inquiry.created', status: 'failed' });
       expect(statuses(row)).toEqual([502, 502, 502, 502]);
+      // time itself is under test: no fifth try comes, for a while.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(service.received).toHaveLength(4);
       const metrics = await (await fetch(`${t.url}/metrics`)).text();
@@ -396,7 +400,7 @@ describe('push subscription routes', () => {
     for (let n = 0; n < 21; n += 1) {
       const response = await post(device, { endpoint: `https://push.example/send/${n}`, keys: keys() });
       ids.push(((await response.json()) as { id: string }).id);
-      // Saves are ordered by time: keep them in distinct milliseconds.
+      // time itself is under test: saves are ordered by time, so keep them in distinct milliseconds.
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const items = await list(device);
@@ -471,6 +475,7 @@ describe('two nodes on one Redis', () => {
     const [, second] = await service.waitFor(2);
     verifyVapid(second?.headers.authorization, key, service.origin);
     expect(decryptPush(second?.body ?? Buffer.alloc(0), keys)).toMatchObject({ type: 'resolved', inquiryId });
+    // time itself is under test: nothing more is pushed for a while.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(service.received).toHaveLength(2);
   });

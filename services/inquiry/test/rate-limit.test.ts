@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { messageCount } from '@hitl/mcp-http';
 import {
   eventually,
   sleep,
@@ -12,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../src/core/ports.js';
 import { createRateLimiter, type RateLimiter } from '../src/core/rate-limit.js';
 import { SharedBudget } from '../src/core/shared-rate-limit.js';
-import { messageCount } from '../src/mcp/mcp-body.js';
 
 describe('rate limit points', () => {
   it('spends a cost at once: a batch over the budget is refused as a whole', async () => {

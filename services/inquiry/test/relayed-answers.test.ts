@@ -1,4 +1,5 @@
 import type { DeviceInquiry, InquiryResult } from '@hitl/protocol';
+import { eventually } from '@hitl/store/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTeamCluster, type TeamCluster, type TestDevice, type TestNode } from './harness.js';
@@ -95,10 +96,7 @@ describe('answers to relayed inquiries', () => {
     const pendingSet = 'hitl:user:{u:robot}:pending';
     const idem = 'hitl:user:{u:robot}:idem:drop-1';
     const expiry = (key: string) => admin.call('PEXPIRETIME', key) as Promise<number>;
-    for (let i = 0; i < 100 && (await admin.zscore(pendingSet, id)) !== null; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(await admin.zscore(pendingSet, id)).toBeNull();
+    await eventually(async () => (await admin.zscore(pendingSet, id)) === null);
     expect(await admin.get(idem)).toBe(id);
     expect(await expiry(idem)).toBeLessThanOrEqual(await expiry(`hitl:inq:{${id}}`));
     // The same key re-attaches to the answered inquiry.

@@ -135,7 +135,7 @@ describe('doors, tokens and bad input', () => {
     expect(restHuge.status).toBe(413);
     expect((await t.rest('/healthz')).status).toBe(200);
     const client = await t.mcp('u1');
-    expect((await client.listTools()).tools).toHaveLength(2);
+    expect((await client.listTools()).tools).toHaveLength(3);
   });
 
   it('names the bad field in invalid-params errors, and rejects unknown tools as a protocol error', async () => {
@@ -158,7 +158,7 @@ describe('doors, tokens and bad input', () => {
     }
     const unknown = await rpcError(client, {}, 'no_such_tool');
     expect(unknown.code).toBe(-32602);
-    expect((await client.listTools()).tools).toHaveLength(2);
+    expect((await client.listTools()).tools).toHaveLength(3);
   });
 
   it('rejects devices with a bad token or the wrong role at the handshake, with a reason', async () => {

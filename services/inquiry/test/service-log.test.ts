@@ -1,7 +1,7 @@
+import { loadConfig } from '@hitl/runtime';
 import { MemoryInquiryStore } from '@hitl/store';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { InquiryService } from '../src/core/inquiry-service.js';
 import { systemClock } from '../src/core/ports.js';
 

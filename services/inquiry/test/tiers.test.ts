@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceAck, InquiryResult } from '@hitl/protocol';
+import { eventually } from '@hitl/store/testing';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { STORE_KINDS, startTestNode, type TestNode } from './harness.js';
+import { heldCalls, STORE_KINDS, startTestNode, type TestNode } from './harness.js';
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const TIERS = {
@@ -123,10 +124,7 @@ describe.each(STORE_KINDS)('tiers, refusal, cancel and re-attach (%s store)', (k
     const pushed = await device.nextNew();
     abort.abort();
     // The node lets go of the dropped call before the answer comes.
-    await vi.waitFor(
-      async () => expect(await (await fetch(`${t.url}/metrics`)).text()).toMatch(/^hitl_held_calls 0$/m),
-      { timeout: 5000, interval: 50 },
-    );
+    await eventually(async () => (await heldCalls(t.url)) === 0);
     const ack = await device.emit<DeviceAck>('inquiry:answer', {
       inquiryId: pushed.inquiryId,
       response: 'yes',
@@ -135,8 +133,7 @@ describe.each(STORE_KINDS)('tiers, refusal, cancel and re-attach (%s store)', (k
     const client = await t.mcp(user);
     const later = await client.callTool({ name: 'get_inquiry', arguments: { inquiryId: pushed.inquiryId } });
     expect(structured(later)).toMatchObject({ status: 'answered', answer: 'yes' });
-    const metrics = await (await fetch(`${t.url}/metrics`)).text();
-    expect(metrics).toMatch(/^hitl_held_calls 0$/m);
+    expect(await heldCalls(t.url)).toBe(0);
   });
 
   it('the same idempotencyKey twice is one inquiry, and both calls get its answer', async () => {
@@ -145,6 +142,7 @@ describe.each(STORE_KINDS)('tiers, refusal, cancel and re-attach (%s store)', (k
     await device.synced;
     const client = await t.mcp(user);
     const args = { question: 'Size?', idempotencyKey: 'order-42-size' };
+    const before = await heldCalls(t.url);
     const first = client.callTool({ name: 'send_inquiry', arguments: args });
     const pushed = await device.nextNew();
     const second = client.callTool({ name: 'send_inquiry', arguments: args });
@@ -152,7 +150,8 @@ describe.each(STORE_KINDS)('tiers, refusal, cancel and re-attach (%s store)', (k
       name: 'get_inquiry',
       arguments: { idempotencyKey: 'order-42-size', waitMs: 1500 },
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // All three wait on the one inquiry when the answer comes.
+    await eventually(async () => (await heldCalls(t.url)) === before + 3);
     await device.emit('inquiry:answer', { inquiryId: pushed.inquiryId, response: '42' });
     for (const result of await Promise.all([first, second, waited])) {
       expect(structured(result)).toMatchObject({

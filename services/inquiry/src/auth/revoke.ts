@@ -1,7 +1,6 @@
 import type { RevocationBody, TokenClaims } from '@hitl/protocol';
-import { connectSharedRedis, RedisRevocationStore } from '@hitl/store';
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import { type Backend, type Config, type Logger, openBackend } from '@hitl/runtime';
+import { pino } from 'pino';
 import { RevocationCache } from './revocation-cache.js';
 
 /**
@@ -12,18 +11,19 @@ export async function followSharedRevocations(
   config: Config,
   logger: Logger,
 ): Promise<{ isRevoked(claims: TokenClaims): boolean; close(): Promise<void> } | undefined> {
-  const client = connectSharedRedis(config);
-  if (!client) return undefined;
-  const store = new RedisRevocationStore({ redis: client });
-  const cache = new RevocationCache(store, logger, config.revocationPollMs);
-  await cache.start();
+  const backend = sharedBackend(config, logger);
+  if (!backend) return undefined;
+  const cache = new RevocationCache(backend.revocations, logger, config.revocationPollMs);
+  backend.shutdown.add('revocation feed', () => cache.stop());
+  try {
+    await cache.start();
+  } catch (error) {
+    await backend.shutdown.closeAll();
+    throw error;
+  }
   return {
     isRevoked: (claims) => cache.isRevoked(claims),
-    close: async () => {
-      cache.stop();
-      await store.close();
-      await client.quit().catch(() => client.disconnect());
-    },
+    close: () => backend.shutdown.closeAll(),
   };
 }
 
@@ -40,9 +40,9 @@ export async function revokeInSharedStore(
   body: RevocationBody,
   now: number = Date.now(),
 ): Promise<RevocationReceipt | undefined> {
-  const client = connectSharedRedis(config);
-  if (!client) return undefined;
-  const store = new RedisRevocationStore({ redis: client });
+  const backend = sharedBackend(config, pino({ level: 'silent' }));
+  if (!backend) return undefined;
+  const store = backend.revocations;
   try {
     if ('jti' in body) {
       await store.revokeToken(body.jti);
@@ -52,7 +52,12 @@ export async function revokeInSharedStore(
     await store.revokeUser(body.user, issuedUpTo);
     return { user: body.user, issuedUpTo };
   } finally {
-    await store.close();
-    await client.quit().catch(() => client.disconnect());
+    await backend.shutdown.closeAll();
   }
+}
+
+/** The nodes' shared backend, or `undefined` without one (an embedded node's file is its own). */
+function sharedBackend(config: Config, logger: Logger): Backend | undefined {
+  if (!config.redisUrl && !config.redisClusterNodes) return undefined;
+  return openBackend(config, { logger });
 }

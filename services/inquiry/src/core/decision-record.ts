@@ -1,5 +1,6 @@
-import { auditContext, type Decision, type NewDecisionRecord } from '@hitl/decision-agent';
+import type { Decision } from '@hitl/decisions';
 import type { DecisionRecord, DecisionTrigger, Inquiry } from '@hitl/protocol';
+import { auditContext, type NewDecisionRecord } from '@hitl/store';
 import type { Ending } from './outcomes.js';
 
 const TRIGGERS: Record<Ending['type'], DecisionTrigger> = {
@@ -44,5 +45,7 @@ export function decisionRecordFor(inquiry: Inquiry, ending: Ending, decision?: D
   if (inquiry.team) record.team = inquiry.team;
   if (inquiry.escalation?.escalatedAt !== undefined) record.escalation = inquiry.escalation;
   if (inquiry.votes) record.votes = inquiry.votes;
+  if (inquiry.reason !== undefined) record.reason = inquiry.reason;
+  if (inquiry.changed?.length) record.changed = inquiry.changed;
   return record;
 }

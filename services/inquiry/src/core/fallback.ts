@@ -2,16 +2,14 @@ import {
   chooseStrategy,
   type Decider,
   type Decision,
-  type DecisionClaims,
-  type DecisionLog,
   failClosed,
   type PolicyConfig,
   recheck,
   type StrategyChoice,
   suggestionsEnabled,
-} from '@hitl/decision-agent';
+} from '@hitl/decisions';
 import { type Deadlines, type Inquiry, prefillProblem, type Resolution } from '@hitl/protocol';
-import type { InquiryStore, ResolveResult } from '@hitl/store';
+import type { DecisionClaims, DecisionLog, InquiryStore, ResolveResult } from '@hitl/store';
 import type { Logger } from 'pino';
 import { decisionResolution, type Ending, type FallbackEnding, fallbackTrigger } from './outcomes.js';
 import type { Clock } from './ports.js';

@@ -1,13 +1,10 @@
-import type { Decision } from '@hitl/decision-agent';
+import type { Decision } from '@hitl/decisions';
 import {
   type Deadlines,
   type Directory,
   EMPTY_DIRECTORY,
-  type Escalation,
   HitlError,
   type Inquiry,
-  type InquiryContent,
-  InquiryContentSchema,
   isAddressedTo,
   type Resolution,
   type ResponseShape,
@@ -20,28 +17,43 @@ import {
   type InquiryStore,
   newInquiryId,
   type ResolveResult,
+  type StepAudit,
   type VoteResult,
-  type WaitSignal,
+  type WaitOptions,
 } from '@hitl/store';
 import type { Logger } from 'pino';
-import { type ResolvedAudience, resolveAudience } from '../directory/audience.js';
-import { computeDeadlines, deviceTimeoutAllowed } from './deadlines.js';
+import { endRecord, escalationRecord, voteRecord } from '../audit/audit-records.js';
+import type { Auditor } from '../audit/auditor.js';
+import { resolveAudience } from '../directory/audience.js';
+import { checkAskLimits, checkQuorum, inquiryContent, planEscalation, stripUndefined } from './ask-input.js';
+import { computeDeadlines } from './deadlines.js';
 import { decisionRecordFor } from './decision-record.js';
 import { type DecisionDeps, FallbackRunner } from './fallback.js';
 import { type Ending, type PresetTexts, resolutionFor } from './outcomes.js';
 import type { Clock, InquiryEvents, InquiryMetrics } from './ports.js';
+import { type AnswerCheckDeps, checkAnswer, checkDeviceTimer } from './settle-checks.js';
 
-export interface InquiryServiceDeps {
+/** The node's parts the service uses (`passkeys`, `standing`: see {@link AnswerCheckDeps}). */
+export interface InquiryServiceDeps extends Omit<AnswerCheckDeps, 'maxStandingMs'> {
   store: InquiryStore;
   clock: Clock;
   logger: Logger;
   events: InquiryEvents;
   metrics: InquiryMetrics;
-  config: { tiers: TimeoutTiers; maxAnswerWindowMs: number; maxPendingPerUser: number; texts: PresetTexts };
+  config: {
+    tiers: TimeoutTiers;
+    maxAnswerWindowMs: number;
+    maxPendingPerUser: number;
+    texts: PresetTexts;
+    /** `HITL_MAX_STANDING_MS`; absent: 24 h. */
+    maxStandingMs?: number;
+  };
   /** Fallback decisions and the audit log; without them every ending writes its preset outcome. */
   decisions?: DecisionDeps;
   /** The directory in force (read at each ask, so a reload applies to the next question). */
   directory?: { readonly current: Directory };
+  /** The audit chain: each decision's record goes with its store step, then into the chain. */
+  audit?: Pick<Auditor, 'commit'>;
 }
 
 /**
@@ -67,12 +79,6 @@ export interface AskerRef {
  * decide it, `counted` (kept; still pending) or `already_voted` (this person had voted).
  */
 export type SettleResult = ResolveResult | Extract<VoteResult, { kind: 'counted' | 'already_voted' }>;
-
-/**
- * The asker's fields of an inquiry, as `InquiryContentSchema` declares them: each is copied from the
- * call's input (a content field the input lacks does not compile).
- */
-const CONTENT_KEYS = InquiryContentSchema.keyof().options;
 
 /** How long a user over the pending cap is told to wait before asking again. */
 const PENDING_RETRY_MS = 5000;
@@ -100,41 +106,16 @@ export class InquiryService {
     options: { call?: { key: string; ttlMs(deadlines: Deadlines): number } } = {},
   ): Promise<{ inquiry: Inquiry; created: boolean }> {
     const { store, clock, config, events, metrics } = this.deps;
-    if (input.timeoutMs !== undefined && input.timeoutMs > config.tiers.serviceMs) {
-      throw new HitlError(
-        'invalid_input',
-        `timeoutMs: must be at most ${config.tiers.serviceMs} (the service timeout)`,
-      );
-    }
-    if (input.answerWithinMs !== undefined && input.answerWithinMs > config.maxAnswerWindowMs) {
-      throw new HitlError(
-        'invalid_input',
-        `answerWithinMs: must be at most ${config.maxAnswerWindowMs} (the longest answer window this service allows)`,
-      );
-    }
+    checkAskLimits(input, config);
     const addressed =
       input.audience === undefined
         ? undefined
         : resolveAudience(this.deps.directory?.current ?? EMPTY_DIRECTORY, asker.userId, input.audience);
-    const askedCount = addressed?.audience.length ?? 1;
-    if (input.quorum !== undefined && input.quorum > askedCount) {
-      throw new HitlError(
-        'invalid_input',
-        `quorum: ${input.quorum} approvals need at least ${input.quorum} people in the audience; it has ${askedCount}`,
-      );
-    }
+    checkQuorum(input, addressed?.audience.length ?? 1);
     const now = clock.now();
     const deadlines = computeDeadlines(now, config.tiers, input.timeoutMs, input.answerWithinMs);
     const escalation = addressed && planEscalation(addressed, now, deadlines.serviceAt);
-    const content: InquiryContent = {
-      ...pickDefined(input, CONTENT_KEYS),
-      question: input.question,
-      format: input.format ?? (input.questions ? 'form' : 'text'),
-      kind: input.kind ?? 'question',
-      // A quorum is a two-person rule for something dangerous: no machine approves it, whatever the
-      // fallback (a partial quorum times out rejected).
-      critical: (input.critical ?? false) || input.quorum !== undefined,
-    };
+    const content = inquiryContent(input);
     const result = await store.create(
       {
         ...stripUndefined(content),
@@ -215,27 +196,24 @@ export class InquiryService {
       ending = { ...ending, device: { ...ending.device, userId } };
     const now = clock.now();
     if (ending.type === 'answer') {
-      const problem = responseProblem(inquiry, ending.response);
-      if (problem) throw new HitlError('invalid_input', `response: ${problem}`);
+      const { passkeys, standing } = this.deps;
+      ending = await checkAnswer(inquiry, ending, {
+        maxStandingMs: config.maxStandingMs,
+        passkeys,
+        standing,
+      });
     }
-    if (ending.type === 'device-timer' && pendingEscalation(inquiry)) {
-      throw new HitlError('too_early', 'this question escalates first: no device timer ends it before that');
-    }
-    if (ending.type === 'device-timer' && !deviceTimeoutAllowed(inquiry.deadlines, now)) {
-      throw new HitlError(
-        'too_early',
-        inquiry.deadlines.answerBy === undefined
-          ? `the device deadline is ${inquiry.deadlines.deviceAt - now} ms away`
-          : 'this question has an answer window: no device timer ends it',
-      );
-    }
+    if (ending.type === 'device-timer') checkDeviceTimer(inquiry, now);
     // A quorum approval counts each person's answer as a vote; the deciding one ends it.
     if (inquiry.quorum !== undefined && ending.type === 'answer') return this.vote(inquiry, ending, now);
     const { fallback } = this;
     const plan = fallback?.plan(inquiry, ending);
     if (fallback && plan) {
+      // A person's reason stays with their refusal, whatever the fallback decides after it.
+      const reason = ending.type === 'refusal' ? ending.reason : undefined;
+      const settled = ending;
       return fallback.run(inquiry, plan, (resolution, decision) =>
-        this.write(inquiry, ending, resolution, decision),
+        this.write(inquiry, settled, reason ? { ...resolution, reason } : resolution, decision),
       );
     }
     return this.write(inquiry, ending, resolutionFor(ending, config.texts, now));
@@ -246,7 +224,8 @@ export class InquiryService {
    * answer is checked against what was relayed (it never changes), and the resolve itself checks, in
    * its one step, that the inquiry exists, is addressed to `userId` (escalation included) and is
    * pending. What that cannot settle the way `settle` would takes `settle`: a quorum approval (a
-   * vote), and an answer that does not fit (whose error comes after not-found and already-resolved).
+   * vote), an answer that does not fit (whose error comes after not-found and already-resolved), and
+   * any approval (its audit record names the action, and a passkey approval is checked against it).
    */
   async answerRelayed(
     inquiryId: string,
@@ -254,7 +233,13 @@ export class InquiryService {
     ending: Extract<Ending, { type: 'answer' }>,
     relayed: RelayedInquiry,
   ): Promise<SettleResult> {
-    if (relayed.quorum !== undefined || responseProblem(relayed, ending.response) !== null) {
+    const adds = ending.arguments !== undefined || ending.allowFor !== undefined;
+    if (
+      adds ||
+      relayed.quorum !== undefined ||
+      relayed.kind === 'approval' ||
+      responseProblem(relayed, ending.response) !== null
+    ) {
       return this.settle(inquiryId, userId, ending);
     }
     const answer = { ...ending, device: { ...ending.device, userId } };
@@ -262,8 +247,9 @@ export class InquiryService {
     // Without an audience the inquiry is addressed to its asker's user alone: `userId`, once the
     // resolve's check passes. The key (if any) is unknown: the store then clears it in a second step.
     const asker = { userId: relayed.askerGuess ?? userId };
-    const result = await this.deps.store.resolve(inquiryId, resolution, asker, userId);
-    if (result.kind === 'won') await this.announce(result.inquiry, answer);
+    const audit = this.stepAudit(() => ({ record: endRecord({ inquiryId }, resolution, answer) }));
+    const result = await this.deps.store.resolve(inquiryId, resolution, asker, userId, audit);
+    if (result.kind === 'won') await this.announce(result.inquiry, answer, undefined, audit);
     return result;
   }
 
@@ -278,9 +264,25 @@ export class InquiryService {
     resolution: Resolution,
     decision?: Decision,
   ): Promise<ResolveResult> {
-    const result = await this.deps.store.resolve(read.inquiryId, resolution, read);
-    if (result.kind === 'won') await this.announce(result.inquiry, ending, decision);
+    const audit = this.stepAudit(() => ({ record: endRecord(read, resolution, ending, decision) }));
+    const result = await this.deps.store.resolve(read.inquiryId, resolution, read, undefined, audit);
+    if (result.kind === 'won' && ending.type === 'answer') await this.grantStanding(result.inquiry, ending);
+    if (result.kind === 'won') await this.announce(result.inquiry, ending, decision, audit);
     return result;
+  }
+
+  /** The standing approval a winning approve asked for; a failure to make it leaves the approval as it is. */
+  private async grantStanding(inquiry: Inquiry, answer: Extract<Ending, { type: 'answer' }>): Promise<void> {
+    try {
+      await this.deps.standing?.grant(inquiry, answer);
+    } catch (error) {
+      this.log(inquiry).error({ err: error }, 'standing approval not made');
+    }
+  }
+
+  /** A step's audit records, when this node keeps the chain. */
+  private stepAudit(make: () => StepAudit): StepAudit | undefined {
+    return this.deps.audit ? make() : undefined;
   }
 
   /** One person's vote on a quorum approval, in the store's one atomic step. */
@@ -298,9 +300,14 @@ export class InquiryService {
       at: now,
     };
     const decides = resolutionFor(ending, this.deps.config.texts, now);
-    const result = await this.deps.store.vote(inquiry.inquiryId, vote, decides);
-    if (result.kind === 'won') await this.announce(result.inquiry, ending);
+    const audit = this.stepAudit(() => ({
+      record: voteRecord(inquiry, vote, ending),
+      end: endRecord(inquiry, decides, ending),
+    }));
+    const result = await this.deps.store.vote(inquiry.inquiryId, vote, decides, audit);
+    if (result.kind === 'won') await this.announce(result.inquiry, ending, undefined, audit);
     if (result.kind === 'counted') {
+      await this.deps.audit?.commit(audit ? [audit.record] : []);
       this.info(result.inquiry, { voter: vote.userId, vote: vote.vote }, 'quorum vote counted');
       this.deps.events.updated?.(result.inquiry);
     }
@@ -312,8 +319,13 @@ export class InquiryService {
    * (any node may try; the store lets one do it). Returns the escalated inquiry when this call did it.
    */
   async escalate(inquiryId: string): Promise<Inquiry | null> {
-    const escalated = await this.deps.store.escalate(inquiryId, this.deps.clock.now());
+    const at = this.deps.clock.now();
+    // Its record names who was added: read first (escalations are rare: team questions only).
+    const current = this.deps.audit ? await this.deps.store.get(inquiryId) : null;
+    const audit = current ? { record: escalationRecord(current, at) } : undefined;
+    const escalated = await this.deps.store.escalate(inquiryId, at, audit);
     if (!escalated) return null;
+    await this.deps.audit?.commit(audit ? [audit.record] : []);
     this.info(escalated, { escalation: escalated.escalation }, 'inquiry escalated');
     this.deps.events.escalated?.(escalated);
     return escalated;
@@ -325,14 +337,22 @@ export class InquiryService {
    * first; the caller's ack waits for it, so every acknowledged answer has its record (even after a
    * kill -9 of an embedded node, whose log commits each record before its append returns).
    */
-  private async announce(inquiry: Inquiry, ending: Ending, decision?: Decision): Promise<void> {
+  private async announce(
+    inquiry: Inquiry,
+    ending: Ending,
+    decision?: Decision,
+    step?: StepAudit,
+  ): Promise<void> {
     const { events, metrics } = this.deps;
     metrics.resolved(inquiry);
     events.resolved(inquiry);
     this.info(inquiry, { status: inquiry.status, by: inquiry.resolvedBy?.kind }, 'inquiry resolved');
     const audit = this.fallback?.log;
-    if (!audit) return;
+    if (!audit && !step) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
+    // The chain's record was written with the step; it is in the chain before the caller's ack.
+    if (step) await this.deps.audit?.commit(step.end ? [step.record, step.end] : [step.record]);
+    if (!audit) return;
     try {
       await audit.append(decisionRecordFor(inquiry, ending, decision));
     } catch (error) {
@@ -340,12 +360,9 @@ export class InquiryService {
     }
   }
 
-  /**
-   * Waits for the (pending) inquiry to end, the signal to abort, or the deadline; returns its state
-   * then. The caller keeps `inquiry` while it waits, so the store keeps no copy of its own.
-   */
-  wait(inquiry: Inquiry, signal: WaitSignal | undefined, deadline: number): Promise<Inquiry | null> {
-    return this.deps.store.waitForResolution(inquiry.inquiryId, { signal, deadline, pending: inquiry });
+  /** Waits for the inquiry to end, the signal to abort, or the deadline; returns its state then. */
+  wait(inquiryId: string, signal: WaitOptions['signal'], deadline: number): Promise<Inquiry | null> {
+    return this.deps.store.waitForResolution(inquiryId, { signal, deadline });
   }
 
   private log(inquiry: Inquiry): Logger {
@@ -359,35 +376,4 @@ export class InquiryService {
   private info(inquiry: Inquiry, fields: object, message: string): void {
     if (this.deps.logger.isLevelEnabled('info')) this.log(inquiry).info(fields, message);
   }
-}
-
-/** True while an inquiry's planned escalation has not happened. */
-function pendingEscalation(inquiry: Inquiry): boolean {
-  return inquiry.escalation !== undefined && inquiry.escalation.escalatedAt === undefined;
-}
-
-/**
- * When and to whom a team's question escalates: `afterMs` from now (absent: half the time it has), if
- * that is before its end; otherwise it ends first and never escalates.
- */
-function planEscalation(addressed: ResolvedAudience, now: number, endsAt: number): Escalation | undefined {
-  const plan = addressed.escalation;
-  if (!plan) return undefined;
-  const at = now + (plan.afterMs ?? Math.floor((endsAt - now) / 2));
-  if (at >= endsAt) return undefined;
-  return { at, users: plan.users, ...(plan.team ? { team: plan.team } : {}) };
-}
-
-/** The `keys` of `source` that are defined. */
-function pickDefined<T extends object, K extends keyof T>(
-  source: T,
-  keys: readonly K[],
-): Partial<Pick<T, K>> {
-  const picked: Partial<Pick<T, K>> = {};
-  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key];
-  return picked;
-}
-
-function stripUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

@@ -1,4 +1,4 @@
-import type { InquiryResponse, Resolution, ResolvedBy } from '@hitl/protocol';
+import type { AllowFor, InquiryResponse, Resolution, ResolvedBy, WebAuthnAssertion } from '@hitl/protocol';
 
 export interface PresetTexts {
   timeout: string;
@@ -10,15 +10,29 @@ export interface DeviceRef {
   userId?: string;
   deviceId?: string;
   deviceName?: string;
+  /** The passkey (credential id) whose assertion approved it, checked before the ending was made. */
+  passkey?: string;
 }
 
 /** What ends an inquiry, before any fallback strategy runs. */
 export type Ending =
-  | { type: 'answer'; response: InquiryResponse; device: DeviceRef }
-  | { type: 'refusal'; device: DeviceRef }
+  | ({ type: 'answer'; response: InquiryResponse; device: DeviceRef } & AnswerAdditions)
+  | { type: 'refusal'; device: DeviceRef; reason?: string }
   | { type: 'device-timer'; device: DeviceRef }
   | { type: 'service-timer' }
   | { type: 'cancel'; ops?: OpsRef };
+
+/** What a person may add to an answer: a reason, edited arguments, a standing approval. */
+export interface AnswerAdditions {
+  reason?: string;
+  /** New values for editable arguments, as the person sent them (checked by `settle`). */
+  arguments?: Record<string, unknown>;
+  allowFor?: AllowFor;
+  /** Set by `settle` once the edit is checked: the arguments approved and the names changed. */
+  approved?: { arguments: Record<string, unknown>; changed: string[] };
+  /** A passkey approval's assertion, checked by `settle` (against the approved arguments) before anything is written. */
+  webauthn?: WebAuthnAssertion;
+}
 
 /** The operator behind an ops cancel: the ops token's subject (and name, when it has one). */
 export interface OpsRef {
@@ -46,6 +60,8 @@ export function resolutionFor(ending: Ending, texts: PresetTexts, now: number): 
         answer: ending.response,
         resolvedBy: { kind: 'human', ...deviceFields(ending.device) },
         resolvedAt: now,
+        ...(ending.reason ? { reason: ending.reason } : {}),
+        ...(ending.approved?.changed.length ? ending.approved : {}),
       };
     case 'refusal':
       return {
@@ -53,6 +69,7 @@ export function resolutionFor(ending: Ending, texts: PresetTexts, now: number): 
         answer: texts.refusal,
         resolvedBy: { kind: 'human', ...deviceFields(ending.device), strategy: 'preset_text' },
         resolvedAt: now,
+        ...(ending.reason ? { reason: ending.reason } : {}),
       };
     case 'device-timer':
       return {

@@ -28,21 +28,14 @@ interface DeadlineKind {
 }
 
 /**
- * Local timers that fire on time for the inquiries this node created, and a periodic sweep of the
- * store's due index that catches the rest (e.g. those of a node that died). The store's one-winner
- * steps make it safe for every node to sweep at once.
+ * Local timers that fire on time for the inquiries this node created, and a sweep of the store's due
+ * index (run by {@link DeadlineSweeper}) that catches the rest (e.g. those of a node that died). The
+ * store's one-winner steps make it safe for every node to sweep at once.
  */
 class DeadlineTimers {
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
   private unsubscribe: (() => void) | undefined;
-  /** Every local timer's callback (the inquiry and the delay are its arguments): no closure each. */
-  private readonly due = (inquiry: Inquiry, delay: number): void => {
-    this.timers.delete(inquiry.inquiryId);
-    if (delay > MAX_TIMER_MS) this.schedule(inquiry);
-    else void this.fire(inquiry.inquiryId);
-  };
 
   constructor(
     protected readonly deps: TimerDeps,
@@ -51,13 +44,10 @@ class DeadlineTimers {
 
   start(): void {
     this.unsubscribe = this.deps.store.onResolved((inquiry: Inquiry) => this.clear(inquiry.inquiryId));
-    this.sweeper = setInterval(() => void this.sweep(), this.deps.sweepMs);
-    this.sweeper.unref();
   }
 
   stop(): void {
     this.unsubscribe?.();
-    if (this.sweeper) clearInterval(this.sweeper);
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
@@ -67,9 +57,16 @@ class DeadlineTimers {
     const dueAt = this.kind.dueAt(inquiry);
     if (inquiry.status !== 'pending' || dueAt === undefined || this.timers.has(inquiry.inquiryId)) return;
     const delay = Math.max(0, dueAt - this.deps.clock.now());
-    const timer = setTimeout(this.due, Math.min(delay, MAX_TIMER_MS), inquiry, delay);
+    const timer = setTimeout(() => this.due(inquiry, delay), Math.min(delay, MAX_TIMER_MS));
     timer.unref();
     this.timers.set(inquiry.inquiryId, timer);
+  }
+
+  /** A local timer fell: acts on the inquiry, or re-arms for a deadline past the longest timer. */
+  private due(inquiry: Inquiry, delay: number): void {
+    this.timers.delete(inquiry.inquiryId);
+    if (delay > MAX_TIMER_MS) this.schedule(inquiry);
+    else void this.fire(inquiry.inquiryId);
   }
 
   get scheduled(): number {
@@ -82,14 +79,18 @@ class DeadlineTimers {
     this.timers.delete(inquiryId);
   }
 
-  /** Acts on every inquiry past its deadline; returns how many this node did. */
+  /**
+   * Acts on every inquiry past its deadline; returns how many were due (whether this node or another
+   * one acted on them), so the sweeper knows whether there was anything to do.
+   */
   async sweep(): Promise<number> {
     if (this.sweeping) return 0;
     this.sweeping = true;
     let done = 0;
     try {
       const due = await this.kind.listDue(this.deps.clock.now(), SWEEP_BATCH);
-      for (const id of due) if (await this.fire(id)) done++;
+      done = due.length;
+      for (const id of due) await this.fire(id);
     } catch (error) {
       this.deps.logger.warn({ err: error }, `${this.kind.name} sweep failed; retrying next round`);
     } finally {

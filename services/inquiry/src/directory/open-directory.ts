@@ -1,5 +1,5 @@
+import { ConfigError } from '@hitl/runtime';
 import type { Logger } from 'pino';
-import { ConfigError } from '../config.js';
 import { DirectoryHolder } from './directory.js';
 import { DirectoryError } from './directory-file.js';
 

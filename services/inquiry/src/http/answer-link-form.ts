@@ -1,7 +1,10 @@
 import type { FormQuestion, Inquiry, InquiryResponse } from '@hitl/protocol';
 
 /** A posted answer-link form: a refusal, or the response the inputs add up to. */
-export type LinkSubmission = { type: 'refusal' } | { type: 'answer'; response: InquiryResponse };
+export type LinkSubmission = ({ type: 'refusal' } | { type: 'answer'; response: InquiryResponse }) & {
+  /** The person's reason, when they wrote one. */
+  reason?: string;
+};
 
 type Posted = Record<string, string | File | (string | File)[]>;
 
@@ -40,6 +43,12 @@ function fieldValue(q: FormQuestion, body: Posted): unknown {
  * checked against the inquiry by the service, like any device's answer.
  */
 export function readSubmission(inquiry: Inquiry, body: Posted): LinkSubmission {
+  const reason = first(body.reason)?.trim();
+  const submission = readResponse(inquiry, body);
+  return reason ? { ...submission, reason } : submission;
+}
+
+function readResponse(inquiry: Inquiry, body: Posted): LinkSubmission {
   const action = first(body.action) ?? 'answer';
   if (action === 'refuse') return { type: 'refusal' };
   if (inquiry.kind === 'approval') {

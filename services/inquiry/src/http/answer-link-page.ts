@@ -1,4 +1,10 @@
-import { type FormQuestion, type Inquiry, type InquiryResponse, quorumProgress } from '@hitl/protocol';
+import {
+  type FormQuestion,
+  type Inquiry,
+  type InquiryResponse,
+  LIMITS,
+  quorumProgress,
+} from '@hitl/protocol';
 import { escapeHtml, visibleHtml } from '../core/html-text.js';
 
 /*
@@ -92,7 +98,7 @@ function answerControls(inquiry: Inquiry): string {
   const value = prefill(inquiry);
   const refuse = '<button type="submit" name="action" value="refuse">I would rather not answer</button>';
   if (inquiry.kind === 'approval') {
-    return `<button type="submit" name="action" value="approve">Approve</button>
+    return `${reasonInput('Why (optional, the agent reads it)')}<button type="submit" name="action" value="approve">Approve</button>
 <button type="submit" name="action" value="reject">Reject</button>`;
   }
   let inputs: string;
@@ -105,7 +111,12 @@ function answerControls(inquiry: Inquiry): string {
     const prefilled = typeof value === 'string' ? value : '';
     inputs = `<label for="response">Your answer</label><textarea id="response" name="response" rows="4">${text(prefilled)}</textarea>`;
   }
-  return `${inputs}<button type="submit" name="action" value="answer">Send answer</button>${refuse}`;
+  return `${inputs}<button type="submit" name="action" value="answer">Send answer</button>${reasonInput('If you would rather not answer: why (optional, the agent reads it)')}${refuse}`;
+}
+
+/** The optional reason a person gives with a reject or a refusal. */
+function reasonInput(label: string): string {
+  return `<label for="reason">${text(label)}</label><textarea id="reason" name="reason" rows="2" maxlength="${LIMITS.reasonChars}"></textarea>`;
 }
 
 /** A pending inquiry with its form; `problem` repeats why the last answer was not taken. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { HostPolicy, LinkClaims, LinkTokens } from '@hitl/auth';
+import { limitBody, rateLimited } from '@hitl/mcp-http';
 import { HitlError, type Inquiry, LIMITS } from '@hitl/protocol';
 import type { RevocableToken } from '@hitl/store';
 import { type Context, Hono } from 'hono';
@@ -12,8 +13,6 @@ import { readSubmission } from './answer-link-form.js';
 import { guardLinkOrigin } from './answer-link-guard.js';
 import { secureHeaders } from './answer-link-headers.js';
 import { answerPage, endedPage, messagePage, thanksPage, withdrawnPage } from './answer-link-page.js';
-import { rateLimited } from './auth.js';
-import { limitBody } from './body-limit.js';
 import { linkErrors } from './error-handlers.js';
 
 export interface AnswerLinkDeps {
@@ -82,10 +81,14 @@ export function answerLinkRoutes(deps: AnswerLinkDeps): Hono {
     if (inquiry.status !== 'pending') return html(c, endedPage(inquiry, nonce, 'Already answered'), 409);
     const submission = readSubmission(inquiry, await c.req.parseBody({ all: true }));
     const device = { deviceId: `link:${claims.linkId}`, deviceName: `${claims.channel} link` };
+    const reason = submission.reason === undefined ? {} : { reason: submission.reason };
     const ending =
       submission.type === 'refusal'
-        ? { type: 'refusal' as const, device }
-        : { type: 'answer' as const, response: submission.response, device };
+        ? { type: 'refusal' as const, device, ...reason }
+        : { type: 'answer' as const, response: submission.response, device, ...reason };
+    if ((submission.reason?.length ?? 0) > LIMITS.reasonChars) {
+      return html(c, answerPage(inquiry, nonce, `reason: at most ${LIMITS.reasonChars} characters`), 400);
+    }
     try {
       const result = await deps.service.settle(inquiry.inquiryId, claims.userId, ending);
       if (result.kind === 'won' || result.kind === 'counted') {

@@ -1,4 +1,5 @@
 import type { HostPolicy } from '@hitl/auth';
+import { errorResponse, guardHost, limitBody } from '@hitl/mcp-http';
 import { LIMITS } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { Hono } from 'hono';
@@ -6,17 +7,17 @@ import type { Logger } from 'pino';
 import { type McpRouteDeps, mcpRoutes } from '../mcp/mcp-route.js';
 import type { NodeMetrics } from '../metrics.js';
 import { type AnswerLinkDeps, answerLinkRoutes } from './answer-link-routes.js';
-import { guardHost } from './auth.js';
-import { limitBody } from './body-limit.js';
+import { type AuditRouteDeps, auditRoutes } from './audit-routes.js';
 import { type DecisionRouteDeps, decisionRoutes } from './decision-routes.js';
 import { type DeviceRouteDeps, deviceRoutes } from './device-routes.js';
 import { noteDeviceUse } from './device-use.js';
 import { restErrors } from './error-handlers.js';
-import { errorResponse } from './errors.js';
 import { opsRoutes } from './ops-routes.js';
+import { type PasskeyRouteDeps, passkeyRoutes } from './passkey-routes.js';
 import { type PushRouteDeps, pushRoutes } from './push-routes.js';
 import { type RestDeps, restRoutes } from './rest-routes.js';
 import { type RevocationRouteDeps, revocationRoutes } from './revocation-routes.js';
+import { type StandingRouteDeps, standingRoutes } from './standing-routes.js';
 import { webRoutes } from './web-routes.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-routes.js';
 
@@ -25,15 +26,20 @@ export interface AppDeps
     Omit<AnswerLinkDeps, 'service' | 'limiter'>,
     McpRouteDeps,
     DecisionRouteDeps,
+    AuditRouteDeps,
+    PasskeyRouteDeps,
     RevocationRouteDeps,
     DeviceRouteDeps,
     PushRouteDeps,
-    WebhookRouteDeps {
+    WebhookRouteDeps,
+    StandingRouteDeps {
   store: InquiryStore;
   metrics: NodeMetrics;
   hostPolicy: HostPolicy;
   logger: Logger;
   webRoot?: string;
+  /** `/slack` (Slack's interactivity requests), when Slack is configured. */
+  slack?: Hono;
 }
 
 /** `/api`: host check, body cap, the REST routes, and `{error: {code, message}}` for whatever they throw. */
@@ -49,10 +55,13 @@ function apiRoutes(deps: AppDeps): Hono {
   api.route('/', restRoutes(deps));
   api.route('/', opsRoutes(deps));
   api.route('/', decisionRoutes(deps));
+  api.route('/', auditRoutes(deps));
+  api.route('/', passkeyRoutes(deps));
   api.route('/', revocationRoutes(deps));
   api.route('/', deviceRoutes(deps));
   api.route('/', pushRoutes(deps));
   api.route('/', webhookRoutes(deps));
+  api.route('/', standingRoutes(deps));
   return api;
 }
 
@@ -82,6 +91,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/api', apiRoutes(deps));
   // Answer links render their own refusals as pages (a person opened them in a browser).
   app.route('/a', answerLinkRoutes(deps));
+  if (deps.slack) app.route('/slack', deps.slack);
   // Registered after the routes above, which answer without calling `next`: the web app and unknown paths.
   app.use('*', guardHost(deps.hostPolicy));
   app.notFound((c) => errorResponse(c, 'not_found', `no route ${c.req.method} ${c.req.path}`));

@@ -1,13 +1,12 @@
 import type { TokenService } from '@hitl/auth';
-import type { DecisionLog } from '@hitl/decision-agent';
-import { MAX_BUCKETS, RECORD_ID, summarize } from '@hitl/decision-agent';
+import { MAX_BUCKETS, summarize } from '@hitl/decisions';
+import { type AuthVariables, errorResponse, requireRole } from '@hitl/mcp-http';
 import { describeZodError, ListDecisionsQuerySchema } from '@hitl/protocol';
-import type { InquiryStore } from '@hitl/store';
+import type { DecisionLog, InquiryStore } from '@hitl/store';
+import { RECORD_ID } from '@hitl/store';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Clock } from '../core/ports.js';
-import { type AuthVariables, requireRole } from './auth.js';
-import { errorResponse } from './errors.js';
 
 export interface DecisionRouteDeps {
   decisionLog: DecisionLog;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TokenService } from '@hitl/auth';
+import { type AuthVariables, errorResponse, rateLimit, rateLimited, requireRole } from '@hitl/mcp-http';
 import {
   type Device,
   describeZodError,
@@ -19,8 +20,6 @@ import type { RateLimiter } from '../core/rate-limit.js';
 import type { DeviceSightings } from '../devices/device-sightings.js';
 import { hashPairingCode, newPairingCode } from '../devices/pairing-code.js';
 import { makerRevoked, pairingMaker } from '../devices/pairing-maker.js';
-import { type AuthVariables, rateLimit, rateLimited, requireRole } from './auth.js';
-import { errorResponse } from './errors.js';
 
 /** A paired device's token lives as long as a `hitl token create` one by default. */
 const PAIRED_TOKEN_LIFETIME = '90d';

@@ -1,6 +1,6 @@
+import type { AuthVariables } from '@hitl/mcp-http';
 import type { MiddlewareHandler } from 'hono';
 import type { DeviceSightings } from '../devices/device-sightings.js';
-import type { AuthVariables } from './auth.js';
 
 /**
  * Notes every admitted use of a device token under `/api` on the token's device record (REST as well

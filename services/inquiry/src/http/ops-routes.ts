@@ -1,4 +1,5 @@
 import type { TokenService } from '@hitl/auth';
+import { type AuthVariables, errorResponse, rateLimit, requireRole } from '@hitl/mcp-http';
 import { HitlError } from '@hitl/protocol';
 import type { RevocationStore } from '@hitl/store';
 import { Hono } from 'hono';
@@ -7,8 +8,6 @@ import { inquiryLinksEntry } from '../auth/link-revocation.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
-import { type AuthVariables, rateLimit, requireRole } from './auth.js';
-import { errorResponse } from './errors.js';
 
 export interface OpsRouteDeps {
   service: InquiryService;

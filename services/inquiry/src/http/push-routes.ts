@@ -1,13 +1,12 @@
 import { ECDH } from 'node:crypto';
 import type { TokenService } from '@hitl/auth';
+import { type AuthVariables, errorResponse, rateLimit, requireRole } from '@hitl/mcp-http';
 import { describeZodError, PUSH_LIMITS, PushSubscriptionBodySchema } from '@hitl/protocol';
 import type { PushSubscriptionStore } from '@hitl/store';
 import { Hono } from 'hono';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
 import { endpointProblem } from '../push/push-endpoint.js';
-import { type AuthVariables, rateLimit, requireRole } from './auth.js';
-import { errorResponse } from './errors.js';
 
 export interface PushRouteDeps {
   tokens: TokenService;

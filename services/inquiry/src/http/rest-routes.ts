@@ -1,4 +1,5 @@
 import type { TokenService } from '@hitl/auth';
+import { type AuthVariables, errorResponse, rateLimit, requireRole } from '@hitl/mcp-http';
 import {
   AnswerBodySchema,
   describeDepthProblem,
@@ -6,14 +7,13 @@ import {
   HitlError,
   jsonDepthProblem,
   ListInquiriesQuerySchema,
+  RefuseBodySchema,
 } from '@hitl/protocol';
 import type { InquiryStore } from '@hitl/store';
 import { type Context, Hono } from 'hono';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { DeviceRef, Ending } from '../core/outcomes.js';
 import type { RateLimiter } from '../core/rate-limit.js';
-import { type AuthVariables, rateLimit, requireRole } from './auth.js';
-import { errorResponse } from './errors.js';
 
 export interface RestDeps {
   service: InquiryService;
@@ -72,12 +72,22 @@ export function restRoutes(deps: RestDeps): Hono<Env> {
     if (tooDeep) return errorResponse(c, 'invalid_input', describeDepthProblem(tooDeep));
     const parsed = AnswerBodySchema.safeParse(body);
     if (!parsed.success) return errorResponse(c, 'invalid_input', describeZodError(parsed.error));
-    return settle(c, { type: 'answer', response: parsed.data.response, device: restDevice(c) });
+    return settle(c, { type: 'answer', ...parsed.data, device: restDevice(c) });
   });
 
-  app.post('/inquiries/:id/refuse', writers, limited, (c) =>
-    settle(c, { type: 'refusal', device: restDevice(c) }),
-  );
+  app.post('/inquiries/:id/refuse', writers, limited, async (c) => {
+    // No body, or `{reason}`.
+    const text = await c.req.text();
+    let body: unknown = {};
+    try {
+      if (text.trim() !== '') body = JSON.parse(text);
+    } catch {
+      return errorResponse(c, 'invalid_input', 'body must be empty or JSON: {"reason": ...}');
+    }
+    const parsed = RefuseBodySchema.safeParse(body);
+    if (!parsed.success) return errorResponse(c, 'invalid_input', describeZodError(parsed.error));
+    return settle(c, { type: 'refusal', ...parsed.data, device: restDevice(c) });
+  });
 
   /**
    * 200 `{status}` for the winner, 409 `{status, resolvedBy}` for everyone after; on a quorum approval

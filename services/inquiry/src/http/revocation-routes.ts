@@ -1,11 +1,10 @@
 import type { TokenService } from '@hitl/auth';
+import { type AuthVariables, errorResponse, rateLimit, requireRole } from '@hitl/mcp-http';
 import { describeZodError, RevocationBodySchema } from '@hitl/protocol';
 import type { RevocationStore } from '@hitl/store';
 import { Hono } from 'hono';
 import type { Clock } from '../core/ports.js';
 import type { RateLimiter } from '../core/rate-limit.js';
-import { type AuthVariables, rateLimit, requireRole } from './auth.js';
-import { errorResponse } from './errors.js';
 
 export interface RevocationRouteDeps {
   tokens: TokenService;

@@ -33,7 +33,7 @@ function pageHeaders(c: Context): void {
   c.header('Cache-Control', 'no-store');
 }
 
-/** `GET /` (and `/ops/inquiries/<id>`, `/pair`): the built web app (device terminal and ops console), or a note that it is not built. */
+/** `GET /` (and `/ops/inquiries/<id>`, `/pair`, `/i/<inquiryId>`): the built web app (device terminal and ops console), or a note that it is not built. */
 export function webRoutes(webRoot: string | undefined): Hono {
   const app = new Hono();
   const index = webRoot ? join(webRoot, 'index.html') : undefined;
@@ -68,5 +68,7 @@ export function webRoutes(webRoot: string | undefined): Hono {
   app.get('/ops/inquiries/:id', servePage);
   // Where a pairing QR code points: the code travels in the fragment, never to the server.
   app.get('/pair', servePage);
+  // One inquiry's page (`/i/<inquiryId>`): where a chat sends a person to decide outside the chat.
+  app.get('/i/:id', servePage);
   return app;
 }

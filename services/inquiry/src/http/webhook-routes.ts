@@ -1,11 +1,9 @@
 import type { TokenService } from '@hitl/auth';
+import { type AuthVariables, errorResponse, requireRole } from '@hitl/mcp-http';
 import { describeZodError } from '@hitl/protocol';
+import type { DeliveryLog, DeviceDeliveryLog } from '@hitl/store';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { DeliveryLog } from '../notify/delivery-log.js';
-import type { DeviceDeliveryLog } from '../notify/device-delivery-log.js';
-import { type AuthVariables, requireRole } from './auth.js';
-import { errorResponse } from './errors.js';
 
 export interface WebhookRouteDeps {
   tokens: TokenService;

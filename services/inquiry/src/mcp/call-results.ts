@@ -1,7 +1,7 @@
+import { jsonRpcDataOf } from '@hitl/mcp-http';
 import { ERROR_WIRE, HitlError, type Inquiry, toInquiryResult } from '@hitl/protocol';
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isStoreOutage, storeUnavailable } from '../core/store-outage.js';
-import { jsonRpcDataOf } from '../http/errors.js';
 import { resultText } from './result-text.js';
 
 /**

@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import type { KeepAliveStream, SseKeepAlive } from '@hitl/mcp-http';
+import { CallAbort, NodeSink, type SseSink, streamSink } from '@hitl/mcp-http';
 import { DEFAULT_SSE_KEEP_ALIVE_MS } from '@modelcontextprotocol/sdk/server/sseKeepAlive.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
@@ -10,11 +12,8 @@ import {
   type JSONRPCMessage,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import { CallAbort } from './call-abort.js';
 import type { CallContext, CallExtra } from './call-context.js';
 import { toMcpError } from './call-results.js';
-import type { KeepAliveStream, SseKeepAlive } from './sse-keep-alive.js';
-import { NodeSink, type SseSink, streamSink } from './sse-sink.js';
 import { getTaskResult } from './tasks.js';
 import { runTool } from './tool-calls.js';
 
@@ -130,11 +129,11 @@ export function serveDirectCall(
 /**
  * One direct call while it runs, as one object: the tool's `CallExtra` (the call keeps only the
  * request id, not `params`), its abort, its sink's owner and its keep-alive stream. A held call
- * keeps it until its answer; a closure for each of these (and their contexts) was ~1 KB more.
+ * keeps it until its answer; measured, a closure for each of these (and their contexts) was ~1 KB
+ * more per held call (with `CallAbort`: RSS 14.8 → 11.9 KB; bench/results/HISTORY.md, session 9).
  */
 class DirectRun implements CallExtra, KeepAliveStream {
-  readonly signal = new CallAbort();
-  readonly controller = this.signal;
+  readonly abort = new CallAbort();
   declare readonly _meta?: CallExtra['_meta'];
   readonly sink: SseSink;
 
@@ -160,7 +159,7 @@ class DirectRun implements CallExtra, KeepAliveStream {
   /** The caller closed the connection. */
   gone(): void {
     this.keepAlives?.remove(this);
-    this.signal.abort('the caller closed the connection');
+    this.abort.abort('the caller closed the connection');
   }
 
   finish(message: JSONRPCMessage): void {

@@ -7,11 +7,14 @@ import {
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
   ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
   ListTasksRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { CARD_URI } from '../chat/inquiry-card.js';
 import type { CallContext } from './call-context.js';
 import { CLARIFY_PROMPT, type DescribedTool } from './descriptions.js';
 import { cancelTask, getTask, getTaskResult, listTasks } from './tasks.js';
@@ -37,6 +40,8 @@ export function createMcpServer(ctx: McpContext): Server {
       capabilities: {
         tools: {},
         prompts: {},
+        // The inquiry card (MCP Apps) is a resource.
+        resources: {},
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
       jsonSchemaValidator: SHARED_VALIDATOR,
@@ -50,6 +55,13 @@ export function createMcpServer(ctx: McpContext): Server {
   );
   server.setRequestHandler(CancelTaskRequestSchema, (request) => cancelTask(ctx, request.params.taskId));
   server.setRequestHandler(ListTasksRequestSchema, (request) => listTasks(ctx, request.params?.cursor));
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: ctx.cards.list() }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    if (request.params.uri !== CARD_URI) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown resource: ${request.params.uri.slice(0, 200)}`);
+    }
+    return ctx.cards.read();
+  });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
     prompts: [
       {

@@ -68,8 +68,29 @@ function pendingText(id: string | null | undefined, hints: PendingHints): string
   );
 }
 
+/**
+ * What the person added, in the words the model reads: their edits to an approved action
+ * (`changed`) and their reason ("They said: …"). Empty when they added nothing.
+ */
+export function additionsText(result: Pick<InquiryResult, 'reason' | 'arguments' | 'changed'>): string {
+  const words: string[] = [];
+  if (result.changed?.length) {
+    words.push(
+      ` They approved it with their own edits (changed: ${result.changed.join(', ')}): ` +
+        `use exactly these arguments: ${JSON.stringify(result.arguments ?? {})}`,
+    );
+  }
+  if (result.reason) words.push(` They said: ${JSON.stringify(result.reason)}`);
+  return words.join('');
+}
+
 /** The text the model reads; it never lets silence or a refusal read as a human answer. */
 export function resultText(result: InquiryResult, hints: PendingHints = {}): string {
+  const text = baseText(result, hints);
+  return result.status === 'pending' ? text : text + additionsText(result);
+}
+
+function baseText(result: InquiryResult, hints: PendingHints): string {
   const id = result.inquiryId;
   const by = result.resolvedBy;
   if (by?.kind === 'decision-agent' && result.status !== 'pending') return decisionText(result);

@@ -10,6 +10,7 @@ import {
   RELATED_TASK_META_KEY,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
+import { askInChat } from '../chat/chat-ask.js';
 import { storeUnavailable } from '../core/store-outage.js';
 import type { CallContext, CallExtra } from './call-context.js';
 import { toMcpError, toolResult } from './call-results.js';
@@ -94,29 +95,55 @@ export async function getTaskResult(
   extra: CallExtra,
 ): Promise<CallToolResult> {
   const { record, inquiry } = await findTask(ctx, taskId);
-  let ended = inquiry;
-  if (inquiry.status === 'pending') {
-    // The first progress notification (at once) names the inquiry, as send_inquiry's does.
-    const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry);
-    try {
-      // The service timer ends the inquiry at serviceAt (answerBy); the rest is the safety net.
-      const { serviceAt, clientAt } = inquiry.deadlines;
-      const deadline = serviceAt + Math.max(60_000, clientAt - serviceAt);
-      ended = await waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: false });
-    } catch (error) {
+  if (inquiry.status !== 'pending') return taskResult(ctx, taskId, inquiry);
+  return holdTask(ctx, slimTask(record), inquiry, extra);
+}
+
+/**
+ * A held `tasks/result`, as `send_inquiry`'s hold (tool-calls.ts): a `.then`, not an `await`, and only
+ * the task fields its end needs, since every held wait keeps them (heap snapshots, 1,000 held: an
+ * `await` here and the whole task record were ~1 KB more per held call than a held `send_inquiry`).
+ */
+function holdTask(
+  ctx: CallContext,
+  task: SlimTask,
+  inquiry: Inquiry,
+  extra: CallExtra,
+): Promise<CallToolResult> {
+  // The first progress notification (at once) names the inquiry, as send_inquiry's does.
+  const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry);
+  // The service timer ends the inquiry at serviceAt (answerBy); the rest is the safety net.
+  const { serviceAt, clientAt } = inquiry.deadlines;
+  const deadline = serviceAt + Math.max(60_000, clientAt - serviceAt);
+  const waited = waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: false, heartbeat });
+  // A held tasks/result asks in the chat like a held call (chat/chat-ask.ts).
+  const asked = ctx.chat && askInChat(ctx.chat, ctx.claims.sub, inquiry, extra);
+  return (asked ? waited.then(asked.settled, asked.failed) : waited).then(
+    (ended) => endHeldTask(ctx, task, ended, extra),
+    (error: unknown) => {
       throw toMcpError(error);
-    } finally {
-      heartbeat?.stop();
-    }
-    if (ended.status === 'pending') {
-      throw toMcpError(
-        new HitlError('unavailable', `task ${taskId} is still working; ask for its result again`, 1000),
-      );
-    }
-    await extra
-      .sendNotification({ method: 'notifications/tasks/status', params: taskOf(record, ended) })
-      .catch(() => undefined);
+    },
+  );
+}
+
+async function endHeldTask(
+  ctx: CallContext,
+  task: SlimTask,
+  ended: Inquiry,
+  extra: CallExtra,
+): Promise<CallToolResult> {
+  if (ended.status === 'pending') {
+    throw toMcpError(
+      new HitlError('unavailable', `task ${task.taskId} is still working; ask for its result again`, 1000),
+    );
   }
+  await extra
+    .sendNotification({ method: 'notifications/tasks/status', params: taskOf(task, ended) })
+    .catch(() => undefined);
+  return taskResult(ctx, task.taskId, ended);
+}
+
+function taskResult(ctx: CallContext, taskId: string, ended: Inquiry): CallToolResult {
   const result = toolResult(ended, ctx.clock.now(), ctx.maxWaitMs);
   return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
 }
@@ -189,8 +216,15 @@ const STATUS_WORDS: Record<Inquiry['status'], string> = {
   cancelled: 'The question was cancelled.',
 };
 
+/** What {@link taskOf} reads of a task record. */
+type SlimTask = Pick<TaskRecord, 'taskId' | 'ttlMs' | 'createdAt' | 'pollIntervalMs'>;
+
+function slimTask({ taskId, ttlMs, createdAt, pollIntervalMs }: TaskRecord): SlimTask {
+  return { taskId, ttlMs, createdAt, pollIntervalMs };
+}
+
 /** The task as the protocol shows it, its status read from the inquiry. */
-export function taskOf(record: TaskRecord, inquiry: Inquiry): Task {
+export function taskOf(record: SlimTask, inquiry: Inquiry): Task {
   const status =
     inquiry.status === 'pending' ? 'working' : inquiry.status === 'cancelled' ? 'cancelled' : 'completed';
   return {

@@ -1,7 +1,7 @@
+import { HeldCalls } from '@hitl/mcp-http';
 import {
   type Deadlines,
   describeZodError,
-  ERROR_WIRE,
   GetInquiryInputSchema,
   HitlError,
   type Inquiry,
@@ -14,11 +14,12 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { answerInquiry } from '../chat/card-answer.js';
+import { askInChat } from '../chat/chat-ask.js';
 import { storeUnavailable } from '../core/store-outage.js';
 import type { CallContext, CallExtra } from './call-context.js';
 import { toMcpError, toolResult } from './call-results.js';
 import { type Heartbeat, startHeartbeat } from './heartbeat.js';
-import { HeldCalls } from './held-calls.js';
 import { createTask } from './tasks.js';
 import { callReferenceTtl, waitForEnd } from './wait-for-end.js';
 
@@ -39,40 +40,23 @@ function parseArgs<S extends z.ZodType>(schema: S, args: unknown): z.infer<S> {
  * `tools/call` of `send_inquiry` or `get_inquiry`.
  * @throws McpError for misuse and failures (the JSON-RPC error the caller gets)
  */
-export function callTool(
+export async function callTool(
   ctx: CallContext,
   params: { name: string; arguments?: unknown; task?: { ttl?: number } },
   extra: CallExtra,
 ): Promise<CallToolResult | CreateTaskResult> {
-  return runTool(ctx, params, extra).catch(rethrowAsMcpError);
+  try {
+    return await runTool(ctx, params, extra);
+  } catch (error) {
+    throw toMcpError(error);
+  }
 }
 
 /**
  * {@link callTool} for a caller that passes its failure through {@link toMcpError} itself (the direct
- * path): one promise and reaction fewer per held call.
+ * path).
  */
-export function runTool(
-  ctx: CallContext,
-  params: { name: string; arguments?: unknown; task?: { ttl?: number } },
-  extra: CallExtra,
-): Promise<CallToolResult | CreateTaskResult> {
-  // Promise chains, not awaits, from here down to the wait: a held call keeps one suspended
-  // async frame (waitForEnd) instead of one per level (bench/results/HISTORY.md, RSS per held call), and
-  // dispatch is not async (an async function returning the tool's promise is one more link).
-  try {
-    return dispatch(ctx, params, extra);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/** One function for every call's `.catch` (an arrow there would be a new closure per held call). */
-function rethrowAsMcpError(error: unknown): never {
-  throw toMcpError(error);
-}
-
-/** @throws McpError for misuse, synchronously (callTool turns it into the call's rejection) */
-function dispatch(
+export async function runTool(
   ctx: CallContext,
   params: { name: string; arguments?: unknown; task?: { ttl?: number } },
   extra: CallExtra,
@@ -89,6 +73,8 @@ function dispatch(
   }
   if (params.name === 'send_inquiry') return sendInquiry(ctx, params.arguments, extra);
   if (params.name === 'get_inquiry') return getInquiry(ctx, params.arguments, extra);
+  // The inquiry card's own tool (hidden from models: chat/card-answer.ts).
+  if (params.name === 'answer_inquiry') return answerInquiry(ctx, params.arguments);
   throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${params.name}`);
 }
 
@@ -141,8 +127,7 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
     ? await ctx.service.findAsked(input.inquiryId, userId)
     : await ctx.service.findByKey(userId, input.idempotencyKey ?? '');
   const waitMs = Math.min(input.waitMs ?? 0, ctx.maxWaitMs);
-  if (inquiry?.status !== 'pending' || waitMs === 0)
-    return toolResult(inquiry, ctx.clock.now(), ctx.maxWaitMs);
+  if (inquiry?.status !== 'pending' || waitMs === 0) return withCard(ctx, inquiry);
   // Held like send_inquiry: the first progress at once, naming the inquiry; beats
   // that say how a team's or a quorum's question stands.
   const heartbeat = startHeartbeat(extra, ctx.clock, ctx.heartbeatMs, inquiry, progressReader(ctx, inquiry));
@@ -150,9 +135,11 @@ async function getInquiry(ctx: CallContext, args: unknown, extra: CallExtra): Pr
 }
 
 /**
- * Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`;
- * the wait stops `heartbeat` as it returns (no `.finally` link per held call for it). `remembered`:
- * the create already left the call's reference for a cancel on another node.
+ * Suspends the call until the inquiry ends, the caller goes away, the node drains, or `deadline`
+ * (the wait stops `heartbeat` as it returns). `remembered`: the create already left the call's
+ * reference for a cancel on another node. A `.then`, not an `await`: every held direct call keeps
+ * this, and a suspended async frame here measured 0.2 KB more per held call (heap snapshots, 1,000
+ * held; bench/results/2026-12-02-i36-v8-ab.txt).
  */
 function hold(
   ctx: CallContext,
@@ -162,7 +149,19 @@ function hold(
   heartbeat: Heartbeat | undefined,
   remembered = false,
 ): Promise<CallToolResult> {
-  return waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true, heartbeat, remembered }).then(
-    (latest) => toolResult(latest, ctx.clock.now(), ctx.maxWaitMs),
-  );
+  const waited = waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true, heartbeat, remembered });
+  // In a session whose client takes elicitation, the chat is one more device (chat/chat-ask.ts);
+  // a sessionless call has no `chat` and takes none of this.
+  const asked = ctx.chat && askInChat(ctx.chat, ctx.claims.sub, inquiry, extra);
+  return (asked ? waited.then(asked.settled, asked.failed) : waited).then((latest) => withCard(ctx, latest));
+}
+
+/**
+ * The result both tools return, with what the inquiry card needs in its `_meta` while the inquiry is
+ * pending (an answer window: the card may answer it then). An ended call's result carries none.
+ */
+function withCard(ctx: CallContext, inquiry: Inquiry | null): CallToolResult {
+  const now = ctx.clock.now();
+  const result = toolResult(inquiry, now, ctx.maxWaitMs);
+  return inquiry?.status === 'pending' ? ctx.cards.withCard(result, inquiry, ctx.claims.sub, now) : result;
 }

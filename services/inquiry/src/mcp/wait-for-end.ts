@@ -1,10 +1,9 @@
+import { type Abortable, HeldCalls } from '@hitl/mcp-http';
 import type { Inquiry } from '@hitl/protocol';
 import { sleep } from '../core/ports.js';
 import { isStoreOutage } from '../core/store-outage.js';
-import type { CallAbort, CallSignal } from './call-abort.js';
 import type { CallContext, CallExtra } from './call-context.js';
 import type { Heartbeat } from './heartbeat.js';
-import { HeldCalls } from './held-calls.js';
 
 /** While the store is away a held call pauses this long between tries, in ms. */
 const OUTAGE_PAUSE_MS = 500;
@@ -37,26 +36,21 @@ export async function waitForEnd(
     return inquiry;
   }
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
-  const own = extra.controller?.signal === extra.signal ? extra.controller : undefined;
-  const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, own);
-  let gone: CallerGone | undefined;
+  // A direct call brings its own abort; a call through the SDK gets a controller that follows the
+  // SDK's signal.
+  const controller = extra.abort ?? new AbortController();
+  const unfollow = extra.signal && !extra.abort ? follow(extra.signal, controller) : undefined;
+  const call = ctx.heldCalls.hold(key, inquiryId, cancelsInquiry, controller);
+  const { signal } = controller;
   try {
     if (cancelsInquiry && !remembered) {
       // A cancel for this call may reach another node: let it find the inquiry through the store.
       // Best effort: while the store is away the call still waits, it just cannot be cancelled remotely.
       ctx.store.rememberCall(key, inquiryId, callReferenceTtl(ctx, deadline)).catch(() => undefined);
     }
-    // The caller going away ends the wait too (nothing to follow when its signal is the call's own):
-    // one listener, lighter than a composite signal per call.
-    const { signal } = call.controller;
-    if (!own && extra.signal.aborted) call.controller.abort(extra.signal.reason);
-    else if (!own) {
-      gone = new CallerGone(call.controller, extra.signal);
-      extra.signal.addEventListener('abort', gone, { once: true });
-    }
     for (;;) {
       try {
-        return (await ctx.service.wait(inquiry, signal, deadline)) ?? inquiry;
+        return (await ctx.service.wait(inquiryId, signal, deadline)) ?? inquiry;
       } catch (error) {
         // A store outage (Redis restarting) pauses the wait instead of failing the call.
         if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
@@ -65,23 +59,15 @@ export async function waitForEnd(
     }
   } finally {
     heartbeat?.stop();
-    if (gone) extra.signal.removeEventListener('abort', gone);
+    unfollow?.();
     ctx.heldCalls.release(key, call);
   }
 }
 
-/**
- * Aborts a held call's own controller when the caller's signal (the SDK's) aborts. An object
- * listener, made only on that path: a closure in `waitForEnd` would give every held call a context
- * and a function for it, the direct path's calls included.
- */
-class CallerGone {
-  constructor(
-    private readonly controller: CallAbort,
-    private readonly caller: CallSignal,
-  ) {}
-
-  handleEvent(): void {
-    this.controller.abort(this.caller.reason);
-  }
+/** Aborts `controller` when the caller's `signal` aborts; returns what stops following it. */
+function follow(signal: AbortSignal, controller: Abortable): () => void {
+  const abort = () => controller.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  return () => signal.removeEventListener('abort', abort);
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { LinkTokens } from '@hitl/auth';
 import { audienceOf, type Inquiry } from '@hitl/protocol';
+import type { DeliveryLog } from '@hitl/store';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { DirectoryHolder } from '../directory/directory.js';
-import type { DeliveryLog } from './delivery-log.js';
 import { mailFor } from './email-content.js';
 
 export interface EmailNotifierDeps {

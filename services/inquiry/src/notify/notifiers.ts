@@ -1,11 +1,11 @@
 import type { LinkTokens } from '@hitl/auth';
+import type { Config } from '@hitl/runtime';
+import type { DeliveryLog } from '@hitl/store';
 import { createTransport } from 'nodemailer';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import type { InquiryService } from '../core/inquiry-service.js';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { DirectoryHolder } from '../directory/directory.js';
-import type { DeliveryLog } from './delivery-log.js';
 import { EmailNotifier } from './email-notifier.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 

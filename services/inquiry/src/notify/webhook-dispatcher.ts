@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { LinkTokens } from '@hitl/auth';
 import { audienceOf, type Delivery, type Inquiry, type Webhook, type WebhookEvent } from '@hitl/protocol';
+import type { DeliveryLog } from '@hitl/store';
 import type { Logger } from 'pino';
 import { Webhook as Signer } from 'standardwebhooks';
 import type { Clock, InquiryEvents } from '../core/ports.js';
 import type { DirectoryHolder } from '../directory/directory.js';
-import type { DeliveryLog } from './delivery-log.js';
 import { postWebhook } from './webhook-post.js';
 import { type HeldRetry, RetryBudget, type RetryCaps } from './webhook-retry-budget.js';
 

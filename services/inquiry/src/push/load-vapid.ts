@@ -1,15 +1,17 @@
-import { sharedVapidKeys } from '@hitl/store';
-import type { Cluster, Redis } from 'ioredis';
-import webpush from 'web-push';
-import { readPrivateFile, SecretFileError, safeStateDir } from '../auth/secret.js';
 import {
   PLACEHOLDER_VAPID_SUBJECT,
+  readPrivateFile,
+  SecretFileError,
+  safeStateDir,
   type VapidKeys,
   VapidKeysSchema,
   vapidKeysPath,
   vapidProblems,
   writeVapidFile,
-} from './vapid-keys.js';
+} from '@hitl/runtime';
+import { sharedVapidKeys } from '@hitl/store';
+import type { Cluster, Redis } from 'ioredis';
+import webpush from 'web-push';
 
 /** Where the node's VAPID keys came from. */
 export type VapidSource = 'env' | 'redis' | 'file';

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { audienceOf, type Delivery, type Inquiry } from '@hitl/protocol';
-import type { PushSubscriptionRecord, PushSubscriptionStore } from '@hitl/store';
+import { isUnreachableSubject, type VapidKeys } from '@hitl/runtime';
+import type { DeliveryLog, PushSubscriptionRecord, PushSubscriptionStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import type { Clock, InquiryEvents } from '../core/ports.js';
-import type { DeliveryLog } from '../notify/delivery-log.js';
 import { endpointProblem } from './push-endpoint.js';
 import { inquiryPush, inquiryTtl, pushTopic, resolvedPush, resolvedTtl } from './push-payload.js';
 import { type PushMessage, type PushOutcome, sendPush } from './send-push.js';
-import { isUnreachableSubject, type VapidKeys } from './vapid-keys.js';
 
 export type PushType = 'inquiry' | 'resolved';
 /** How a push ended (or a retry was scheduled), as counted in metrics. */

@@ -71,6 +71,7 @@ export function inquiryPush(inquiry: Inquiry): InquiryPush {
     kind: inquiry.kind,
     ...(options ? { options } : {}),
     answerBy: answerDeadline(inquiry),
+    ...(inquiry.requirePasskey ? { requirePasskey: true } : {}),
   };
 }
 

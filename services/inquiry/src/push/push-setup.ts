@@ -1,17 +1,11 @@
-import {
-  MemoryPushSubscriptionStore,
-  type PushSubscriptionStore,
-  RedisPushSubscriptionStore,
-  type SqliteDatabase,
-  SqlitePushSubscriptionStore,
-} from '@hitl/store';
+import type { Config } from '@hitl/runtime';
+import { isUnreachableSubject, vapidKeysPath } from '@hitl/runtime';
+import type { PushSubscriptionStore } from '@hitl/store';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import type { Clock } from '../core/ports.js';
 import { loadVapidKeys } from './load-vapid.js';
 import { PushNotifier, type PushNotifierDeps } from './push-notifier.js';
-import { isUnreachableSubject, vapidKeysPath } from './vapid-keys.js';
 
 /** A node's Web Push: where subscriptions live, the key browsers subscribe with, and the sender. */
 export interface PushParts {
@@ -20,19 +14,20 @@ export interface PushParts {
   allowHttpHosts: readonly string[];
   /** Hears this node's created / resolved events and sends the pushes. */
   notifier: PushNotifier;
-  close(): Promise<void>;
+  /** Stops the notifier (the subscription store is the backend's to close). */
+  close(): void;
 }
 
 /**
- * Opens the subscription store beside the node's inquiries (Redis, the SQLite state file, or memory),
- * loads or makes the VAPID keys, and builds the notifier.
+ * Loads or makes the VAPID keys (shared in Redis when there is one) and builds the notifier over the
+ * backend's subscription store.
  * @throws SecretFileError when a keys file is unsafe or unusable
  */
 export async function createPushParts(
   config: Config,
   deps: {
     redis?: Redis | Cluster;
-    database?: SqliteDatabase;
+    subscriptions: PushSubscriptionStore;
     clock: Clock;
     logger: Logger;
     metrics?: PushNotifierDeps['metrics'];
@@ -40,7 +35,7 @@ export async function createPushParts(
     revoked?: PushNotifierDeps['revoked'];
   },
 ): Promise<PushParts> {
-  const { redis, database, clock, logger } = deps;
+  const { redis, subscriptions, clock, logger } = deps;
   const vapid = await loadVapidKeys(config.push.vapid, { stateDir: config.stateDir, redis });
   // Debug, not info: nothing may be written before the node's own 'node listening' line (a start
   // banner reader waits for it), and a 403 from a push service warns with the subject hint anyway.
@@ -57,11 +52,6 @@ export async function createPushParts(
       `push: the VAPID subject is a placeholder; Apple's push service refuses it (iPhone, iPad, Safari). Set ${where} to a real mailto: or https: contact`,
     );
   }
-  const subscriptions: PushSubscriptionStore = redis
-    ? new RedisPushSubscriptionStore({ redis })
-    : database
-      ? new SqlitePushSubscriptionStore(database)
-      : new MemoryPushSubscriptionStore();
   const notifier = new PushNotifier({
     subscriptions,
     vapid: vapid.keys,
@@ -77,9 +67,6 @@ export async function createPushParts(
     publicKey: vapid.keys.publicKey,
     allowHttpHosts: config.push.allowHttpHosts,
     notifier,
-    close: async () => {
-      notifier.close();
-      await subscriptions.close();
-    },
+    close: () => notifier.close(),
   };
 }

@@ -1,7 +1,7 @@
 import { outboundPost } from '@hitl/auth';
+import type { VapidKeys } from '@hitl/runtime';
 import type { PushSubscriptionRecord } from '@hitl/store';
 import webpush from 'web-push';
-import type { VapidKeys } from './vapid-keys.js';
 
 /** What one POST to a push service came to. */
 export type PushOutcome =

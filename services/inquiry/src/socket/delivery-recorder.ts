@@ -1,7 +1,7 @@
 import type { DeviceDelivery, DeviceInquiry } from '@hitl/protocol';
+import type { DeviceDeliveryLog } from '@hitl/store';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/ports.js';
-import type { DeviceDeliveryLog } from '../notify/device-delivery-log.js';
 import type { DeviceSocket } from './device-socket.js';
 
 export interface RecorderOptions {
@@ -32,7 +32,7 @@ export class DeviceDeliveryRecorder {
     private readonly logger: Logger,
     options: RecorderOptions = {},
   ) {
-    this.flushMs = options.flushMs ?? 250;
+    this.flushMs = options.flushMs ?? 1000;
     this.batchSize = options.batchSize ?? 500;
     this.maxBuffered = options.maxBuffered ?? 10_000;
   }

@@ -2,6 +2,7 @@ import {
   type DeviceAck,
   DeviceAnswerSchema,
   DeviceInquiryRefSchema,
+  DeviceRefusalSchema,
   describeZodError,
   HitlError,
   retryAfterSeconds,
@@ -28,15 +29,16 @@ export interface DeviceEventDeps {
 /** A device's answers, refusals and timer reports, each acked `{ok, status}` or `{ok: false, error}`. */
 export function handleDeviceEvents(socket: DeviceSocket, deps: DeviceEventDeps): void {
   socket.on('inquiry:answer', (payload, ack) =>
-    handle(deps, socket, ack, DeviceAnswerSchema, payload, (p) => ({
+    handle(deps, socket, ack, DeviceAnswerSchema, payload, ({ inquiryId: _id, ...answer }) => ({
       type: 'answer',
-      response: p.response,
+      ...answer,
       device: socket.data.device,
     })),
   );
   socket.on('inquiry:refuse', (payload, ack) =>
-    handle(deps, socket, ack, DeviceInquiryRefSchema, payload, () => ({
+    handle(deps, socket, ack, DeviceRefusalSchema, payload, (p) => ({
       type: 'refusal',
+      ...(p.reason ? { reason: p.reason } : {}),
       device: socket.data.device,
     })),
   );
