@@ -1,8 +1,8 @@
 import type { Server as HttpServer } from 'node:http';
+import { HeldCalls, logAmbiguousCancel } from '@hitl/mcp-http';
 import { listenOn } from '@hitl/protocol';
 import { createAdaptorServer } from '@hono/node-server';
-import { createProxyApp } from './http/app.js';
-import { CANCELLED, HeldCalls, logAmbiguousCancel } from './http/held-calls.js';
+import { cancelHeld, createProxyApp } from './http/app.js';
 import { buildProxyCore, type ProxyCore, type ProxyOptions } from './proxy-core.js';
 import { VERSION } from './version.js';
 
@@ -27,10 +27,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     await core.close();
     throw new Error('the HTTP proxy needs HITL_SECRET (or the local state folder) to check agent tokens');
   }
-  const heldCalls = new HeldCalls();
+  const heldCalls = new HeldCalls(() => new AbortController());
   // Cancels that reached another proxy node first.
   await core.calls.store.onCancel((key) => {
-    if (heldCalls.cancel(key, CANCELLED) === 'ambiguous') logAmbiguousCancel(core.calls.logger, undefined);
+    if (cancelHeld(heldCalls, key) === 'ambiguous') logAmbiguousCancel(core.calls.logger, undefined);
   });
   const app = createProxyApp({
     calls: core.calls,
@@ -39,6 +39,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     heldCalls,
     version: VERSION,
     maxBodyBytes: MAX_BODY_BYTES,
+    ...(core.chat ? { chat: core.chat } : {}),
   });
   const httpServer = createAdaptorServer({ fetch: app.fetch }) as HttpServer;
   const { port, url } = await listenOn(httpServer, options.config.port, options.config.host);
@@ -54,7 +55,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     core,
     close: () => {
       closing ??= (async () => {
-        heldCalls.cancelAll('proxy shutting down');
+        heldCalls.releaseAll(new Error('proxy shutting down'));
         await new Promise<void>((resolve) => {
           httpServer.close(() => resolve());
           httpServer.closeAllConnections();

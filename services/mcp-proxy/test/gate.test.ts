@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { approvalQuestion } from '../src/approval/question.js';
 import { decideGate, readConfidence, toolOverride } from '../src/policy/gate.js';
 import { parsePolicy } from '../src/policy/load-policy.js';
 
@@ -154,5 +155,74 @@ describe('modes and per-tool overrides', () => {
   it('has gated, threshold 0.7 and no critical tools by default', () => {
     const policy = parsePolicy(undefined);
     expect(policy).toMatchObject({ mode: 'gated', confidenceThreshold: 0.7, critical: [], tools: {} });
+  });
+});
+
+describe('a tool whose policy asks for a passkey', () => {
+  const policy = parsePolicy({ mode: 'yolo', tools: { pay: { requirePasskey: true } } });
+  it('always goes to a person, whatever the mode, and the inquiry asks for the passkey', () => {
+    expect(decideGate(policy, 'pay', { readOnlyHint: true }, 1)).toMatchObject({
+      needsHuman: true,
+      reason: 'passkey',
+      requirePasskey: true,
+      // No standing approval ever covers it.
+      standing: false,
+    });
+    expect(decideGate(policy, 'other', undefined, 1)).toMatchObject({ needsHuman: false });
+    expect(
+      approvalQuestion({
+        userId: 'u',
+        action: { server: 's', tool: 'pay', arguments: {} },
+        canonicalArguments: '{}',
+        reason: 'passkey',
+        critical: false,
+        holdMs: 1000,
+        requirePasskey: true,
+        standing: false,
+        grantId: 'g',
+      }),
+    ).toMatchObject({ kind: 'approval', requirePasskey: true, standing: false });
+  });
+});
+
+describe('approveInChat', () => {
+  it('is off unless the tool says so, and on for a plain gated tool that does', () => {
+    const policy = parsePolicy({ tools: { jot: { approveInChat: true } } });
+    expect(decideGate(policy, 'jot', undefined, undefined)).toMatchObject({
+      needsHuman: true,
+      approveInChat: true,
+    });
+    expect(decideGate(policy, 'other', undefined, undefined).approveInChat).toBe(false);
+  });
+
+  it('is refused at load on a critical, quorum or passkey tool, naming the field', () => {
+    const refused = (document: unknown) => () => parsePolicy(document);
+    expect(refused({ tools: { pay: { approveInChat: true, requirePasskey: true } } })).toThrow(
+      /tools\.pay\.approveInChat: a critical, quorum or passkey tool is never approved in the agent's chat/,
+    );
+    expect(refused({ tools: { rm: { approveInChat: true, critical: true } } })).toThrow(
+      /tools\.rm\.approveInChat: /,
+    );
+    expect(
+      refused({ tools: { wire: { approveInChat: true, approvers: { team: 't' }, quorum: 2 } } }),
+    ).toThrow(/tools\.wire\.approveInChat: /);
+    expect(refused({ critical: ['delete_*'], tools: { delete_file: { approveInChat: true } } })).toThrow(
+      /tools\.delete_file\.approveInChat: /,
+    );
+    // Taken off the critical list, the tool may be approved in the chat.
+    expect(
+      parsePolicy({ critical: ['delete_*'], tools: { delete_tmp: { critical: false, approveInChat: true } } })
+        .tools.delete_tmp?.approveInChat,
+    ).toBe(true);
+  });
+
+  it('never applies to a call a critical glob catches at call time', () => {
+    // The glob key is not itself on the list, so the file loads; the call is critical all the same.
+    const policy = parsePolicy({ critical: ['rm_*'], tools: { '*': { approveInChat: true } } });
+    expect(decideGate(policy, 'rm_all', undefined, 1)).toMatchObject({
+      reason: 'critical',
+      approveInChat: false,
+    });
+    expect(decideGate(policy, 'jot', undefined, undefined).approveInChat).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import type { Action, Audience } from '@hitl/protocol';
+import type { Action, Audience, Editable } from '@hitl/protocol';
 import type { GateReason } from '../policy/gate.js';
 
 /** Everything the human is shown about one call that needs approval. */
@@ -22,6 +22,14 @@ export interface ApprovalRequest {
   approvers?: Audience;
   /** How many different approvers must approve; undefined: one. */
   quorum?: number;
+  /** Approved only with the approver's passkey (`requirePasskey` on the inquiry). */
+  requirePasskey?: boolean;
+  /** Which arguments the approver may edit; undefined: none. */
+  editable?: Editable;
+  /** The backend tool's input schema (the edit form, and what the node checks an edit against). */
+  inputSchema?: Record<string, unknown>;
+  /** False: the approver may not allow this call for a while (critical, quorum, `standing: false`). */
+  standing: boolean;
   /** Ties the inquiry to the grant (used as its idempotency key, so a retried ask never asks twice). */
   grantId: string;
 }
@@ -38,6 +46,10 @@ export interface HumanVerdict {
   detail?: string;
   /** For `failed`: the inquiry service no longer knows the approval (it will never be answered). */
   gone?: boolean;
+  /** The person's reason (a reject or a refusal may carry one). */
+  reason?: string;
+  /** For `approved`: the arguments approved (edited or not) and the names the person changed. */
+  approved?: { arguments: Record<string, unknown>; changed: string[] };
 }
 
 export interface AskOptions {

@@ -1,9 +1,8 @@
 import { InquiryResultSchema } from '@hitl/protocol';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { ApprovalRequest, AskedApproval, AskHuman, AskOptions, HumanVerdict } from './ask-human.js';
+import { NodeClients } from './node-clients.js';
 import { approvalKey, approvalQuestion } from './question.js';
 
 export interface InquiryAskerOptions {
@@ -17,7 +16,10 @@ export interface InquiryAskerOptions {
   version: string;
 }
 
-/** How long an aborted ask keeps its connection, so the cancellation reaches the inquiry node. */
+/**
+ * How long a user's client to the node stays open after their last approval ends: at least long
+ * enough for an aborted ask's cancellation (sent without being awaited) to reach the inquiry node.
+ */
 const CANCEL_FLUSH_MS = 5000;
 
 /** The `/mcp` endpoint of an inquiry node URL. */
@@ -36,15 +38,23 @@ export function verdictOf(result: CallToolResult): HumanVerdict {
     const text = result.content.find((c) => c.type === 'text')?.text;
     return { outcome: 'failed', detail: text ?? 'the inquiry service gave no result' };
   }
-  const { inquiryId, status, answer, resolvedBy } = parsed.data;
+  const { inquiryId, status, answer, resolvedBy, reason } = parsed.data;
   const base = {
     ...(inquiryId ? { inquiryId } : {}),
     ...(resolvedBy?.deviceName ? { deviceName: resolvedBy.deviceName } : {}),
+    ...(reason ? { reason } : {}),
   };
   switch (status) {
-    case 'answered':
+    case 'answered': {
       if (resolvedBy?.kind !== 'human') return { ...base, outcome: 'timed_out' };
-      return { ...base, outcome: answer === 'approve' ? 'approved' : 'rejected' };
+      if (answer !== 'approve') return { ...base, outcome: 'rejected' };
+      const { arguments: approved, changed } = parsed.data;
+      return {
+        ...base,
+        outcome: 'approved',
+        ...(approved && changed?.length ? { approved: { arguments: approved, changed } } : {}),
+      };
+    }
     case 'refused':
     case 'timed_out':
     case 'cancelled':
@@ -70,10 +80,20 @@ const COLLECT_CHUNK_MS = 20_000;
  * as the calling agent's user, so the question reaches that person's devices like any other.
  */
 export class InquiryAsker implements AskHuman {
-  private readonly endpoint: URL;
+  private readonly clients: NodeClients;
 
   constructor(private readonly options: InquiryAskerOptions) {
-    this.endpoint = inquiryEndpoint(options.inquiryUrl);
+    this.clients = new NodeClients({
+      endpoint: inquiryEndpoint(options.inquiryUrl),
+      tokenFor: options.tokenFor,
+      version: options.version,
+      lingerMs: CANCEL_FLUSH_MS,
+    });
+  }
+
+  /** Closes the clients to the inquiry node (shutdown). */
+  close(): Promise<void> {
+    return this.clients.closeAll();
   }
 
   ask(request: ApprovalRequest, options: AskOptions): Promise<HumanVerdict> {
@@ -122,21 +142,18 @@ export class InquiryAsker implements AskHuman {
     return current;
   }
 
-  /** Connects as the user, runs `work` with a tool caller, and turns failures into verdicts. */
+  /** Runs `work` with a tool caller on the user's shared client, and turns failures into verdicts. */
   private async session(
     userId: string,
     { signal, onProgress }: AskOptions,
     work: (call: ToolCaller) => Promise<HumanVerdict>,
   ): Promise<HumanVerdict> {
-    const client = new Client({ name: 'hitl-approval-proxy', version: this.options.version });
+    let release: (() => void) | undefined;
     try {
-      const token = await this.options.tokenFor(userId);
-      await client.connect(
-        new StreamableHTTPClientTransport(this.endpoint, {
-          requestInit: { headers: { Authorization: `Bearer ${token}` } },
-        }),
-        { signal },
-      );
+      // Asked first so a token that cannot act for this user fails the ask before any connection.
+      await this.options.tokenFor(userId);
+      const lease = await this.clients.acquire(userId, signal);
+      release = lease.release;
       const options = {
         signal,
         resetTimeoutOnProgress: true,
@@ -148,19 +165,15 @@ export class InquiryAsker implements AskHuman {
       };
       return await work(
         async (name, args) =>
-          (await client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult,
+          (await lease.client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult,
       );
     } catch (error) {
       if (signal.aborted) return { outcome: 'cancelled' };
       this.options.logger.warn({ err: (error as Error).message }, 'approval inquiry failed');
       return { outcome: 'failed', detail: (error as Error).message };
     } finally {
-      if (signal.aborted) {
-        // The SDK sends `notifications/cancelled` without awaiting it; closing now would abort that POST.
-        setTimeout(() => void client.close().catch(() => undefined), CANCEL_FLUSH_MS).unref();
-      } else {
-        await client.close().catch(() => undefined);
-      }
+      // The client lingers after its last lease (CANCEL_FLUSH_MS), so a cancellation still goes out.
+      release?.();
     }
   }
 }

@@ -1,3 +1,4 @@
+import { LIMITS, utf8Bytes } from '@hitl/protocol';
 import { GATE_REASON_TEXT } from '../policy/gate.js';
 import type { ApprovalRequest } from './ask-human.js';
 
@@ -16,11 +17,18 @@ export function approvalQuestion(request: ApprovalRequest): Record<string, unkno
     canonicalArguments.length > INLINE_ARGS_CHARS
       ? `${canonicalArguments.slice(0, INLINE_ARGS_CHARS)}… (full arguments below)`
       : canonicalArguments;
+  // A schema the node would refuse to hold is left out, and with it the edit it would check.
+  const schema =
+    request.inputSchema && utf8Bytes(JSON.stringify(request.inputSchema)) <= LIMITS.inputSchemaBytes
+      ? request.inputSchema
+      : undefined;
   return {
     question: `Allow "${action.tool}" on ${action.server} with ${shown}?`,
     kind: 'approval',
-    action,
+    action: schema ? { ...action, inputSchema: schema } : action,
     critical: request.critical,
+    ...(request.editable !== undefined && schema ? { editable: request.editable } : {}),
+    ...(request.standing ? {} : { standing: false }),
     context: {
       why: GATE_REASON_TEXT[request.reason],
       arguments: canonicalArguments,
@@ -30,6 +38,7 @@ export function approvalQuestion(request: ApprovalRequest): Record<string, unkno
     ...(request.answerWithinMs === undefined ? {} : { answerWithinMs: request.answerWithinMs }),
     ...(request.approvers === undefined ? {} : { audience: request.approvers }),
     ...(request.quorum === undefined ? {} : { quorum: request.quorum }),
+    ...(request.requirePasskey ? { requirePasskey: true } : {}),
     idempotencyKey: approvalKey(request.grantId),
   };
 }

@@ -6,6 +6,8 @@ import type { Mode } from '../policy/policy-schema.js';
 export type ProxyOutcome =
   | 'passed'
   | 'approved'
+  /** Covered by a standing approval (`standingId`): no one was asked this time. */
+  | 'standing'
   | 'rejected'
   | 'refused'
   | 'timed_out'
@@ -35,6 +37,16 @@ export interface ProxyDecision {
   elapsedMs: number;
   /** What went wrong, for `failed` and `expired`. */
   detail?: string;
+  /** The person's reason for a reject or a refusal. */
+  said?: string;
+  /** An approval of edited arguments: the digest of the call that ran (`digest` is the asked one's). */
+  approvedDigest?: string;
+  /** An approval of edited arguments: their canonical JSON. */
+  approvedArguments?: string;
+  /** An approval of edited arguments: the names the person changed. */
+  changed?: string[];
+  /** A call that ran under a standing approval (no one asked): its id. */
+  standingId?: string;
 }
 
 /** Where proxy decisions go. Recording must not throw into the call; a sink logs its own failures. */

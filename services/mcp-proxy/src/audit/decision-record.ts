@@ -27,6 +27,13 @@ function mapOutcome(d: ProxyDecision): Mapped {
       };
     case 'approved':
       return { outcome: 'answered', decidedBy: 'human', output: 'approve' };
+    case 'standing':
+      return {
+        outcome: 'answered',
+        decidedBy: 'human',
+        output: 'approve',
+        rationale: `covered by standing approval ${d.standingId ?? ''}: no one was asked this time`,
+      };
     case 'rejected':
       return { outcome: 'answered', decidedBy: 'human', output: 'reject' };
     case 'refused':
@@ -52,9 +59,12 @@ function mapOutcome(d: ProxyDecision): Mapped {
 }
 
 /** A proxy decision as a `DecisionRecord` of the decision audit log. */
+function clip(args: string): string {
+  return args.length > ARGUMENTS_CHARS ? `${args.slice(0, ARGUMENTS_CHARS - 1)}…` : args;
+}
+
 export function toDecisionRecord(d: ProxyDecision): NewProxyRecord {
-  const args =
-    d.arguments.length > ARGUMENTS_CHARS ? `${d.arguments.slice(0, ARGUMENTS_CHARS - 1)}…` : d.arguments;
+  const args = clip(d.arguments);
   return {
     at: d.at,
     // A YOLO pass asks nobody; its record is keyed by the call's digest instead.
@@ -71,11 +81,17 @@ export function toDecisionRecord(d: ProxyDecision): NewProxyRecord {
       reason: d.reason,
       ...(d.idempotencyKey ? { idempotencyKey: d.idempotencyKey } : {}),
       ...(d.deviceName ? { deviceName: d.deviceName } : {}),
+      // An edited approval keeps both digests: the call asked and the call that ran.
+      ...(d.approvedDigest ? { approvedDigest: d.approvedDigest } : {}),
+      ...(d.approvedArguments ? { approvedArguments: clip(d.approvedArguments) } : {}),
     },
     trigger: 'proxy',
     latencyMs: 0,
     elapsedMs: d.elapsedMs,
     ...mapOutcome(d),
+    ...(d.said ? { reason: d.said } : {}),
+    ...(d.changed?.length ? { changed: d.changed } : {}),
+    ...(d.standingId ? { standingId: d.standingId } : {}),
   };
 }
 

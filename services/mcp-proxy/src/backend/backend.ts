@@ -28,6 +28,8 @@ export interface Backend {
   instructions?: string;
   /** The backend's annotations for a tool (refreshes the cached list once for a tool it has not seen). */
   hints(tool: string): Promise<ToolHints | undefined>;
+  /** The tool's input schema from the backend's last `tools/list` (after `hints` for that tool). */
+  inputSchema(tool: string): Record<string, unknown> | undefined;
   /** Remembers annotations from a `tools/list` page the proxy passed through. */
   remember(tools: Tool[]): void;
   /** Notifications to pass downstream (list changes, resource updates, log messages). */
@@ -74,6 +76,7 @@ export async function connectBackend(spec: BackendSpec, options: ConnectOptions)
   const client = new Client({ name: 'hitl-approval-proxy', version: options.version });
   const listeners = new Set<(n: ServerNotification) => void>();
   const hints = new Map<string, ToolHints>();
+  const schemas = new Map<string, Record<string, unknown>>();
   let stale = true;
   let refreshedAt = 0;
   let closed = false;
@@ -95,7 +98,10 @@ export async function connectBackend(spec: BackendSpec, options: ConnectOptions)
   deliverProgressBeforeResults(transport);
 
   const remember = (tools: Tool[]) => {
-    for (const tool of tools) hints.set(tool.name, { ...tool.annotations });
+    for (const tool of tools) {
+      hints.set(tool.name, { ...tool.annotations });
+      schemas.set(tool.name, tool.inputSchema);
+    }
   };
   const refresh = async () => {
     stale = false;
@@ -108,6 +114,7 @@ export async function connectBackend(spec: BackendSpec, options: ConnectOptions)
       cursor = page.nextCursor;
     } while (cursor);
     hints.clear();
+    schemas.clear();
     remember(seen);
   };
   await refresh();
@@ -124,6 +131,7 @@ export async function connectBackend(spec: BackendSpec, options: ConnectOptions)
       if (stale || (!hints.has(tool) && Date.now() - refreshedAt > MISS_REFRESH_MS)) await refresh();
       return hints.get(tool);
     },
+    inputSchema: (tool) => schemas.get(tool),
     remember,
     onNotification(listener) {
       listeners.add(listener);

@@ -1,9 +1,10 @@
+import type { ProxyStore } from '@hitl/store';
 import type { Logger } from 'pino';
 import type { AskHuman } from '../approval/ask-human.js';
+import type { StandingCheck } from '../approval/standing-check.js';
 import type { AuditSink } from '../audit/audit-sink.js';
 import type { Backend } from '../backend/backend.js';
 import type { Policy } from '../policy/policy-schema.js';
-import type { ProxyStore } from '../store/proxy-store.js';
 
 export interface Clock {
   now(): number;
@@ -27,6 +28,8 @@ export interface CallDeps {
   store: ProxyStore;
   policy: Policy;
   asker: AskHuman;
+  /** Standing approvals (the node's); absent: every gated call is asked. */
+  standing?: StandingCheck;
   audit: AuditSink;
   clock: Clock;
   logger: Logger;

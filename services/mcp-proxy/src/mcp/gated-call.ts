@@ -1,14 +1,23 @@
 import { randomUUID } from 'node:crypto';
+import type { OperationPatch } from '@hitl/store';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HumanVerdict } from '../approval/ask-human.js';
 import type { ProxyDecision, ProxyOutcome } from '../audit/audit-sink.js';
 import { callDigest, canonicalJson } from '../core/call-digest.js';
 import { decideGate, type GateDecision, readConfidence } from '../policy/gate.js';
-import type { OperationPatch } from '../store/proxy-store.js';
+import { approvedParams, schemaOf, standingFor, withEditNotice } from './approved-call.js';
 import type { CallDeps } from './call-deps.js';
 import { forwardCall } from './forward.js';
 import type { ProgressRelay } from './progress-relay.js';
 import { type Refusal, refusalResult } from './results.js';
+
+/** The agent's chat as one more device for a held approval (policy `approveInChat`; chat/chat-approval.ts). */
+export interface ChatHook {
+  /** The node named the approval's inquiry: put it in the chat. */
+  inquiry(inquiryId: string): void;
+  /** The wait ended with `verdict` (before the result): withdraw the chat's question unless it answered. */
+  settled(verdict: HumanVerdict): void;
+}
 
 /** One `tools/call` on its way through the gate. */
 export interface GatedCall {
@@ -16,6 +25,8 @@ export interface GatedCall {
   params: CallToolRequest['params'];
   signal: AbortSignal;
   relay?: ProgressRelay;
+  /** The agent's chat, when the call came in a session whose client takes elicitation. */
+  chat?: ChatHook;
   idempotencyKey?: string;
   /** Told where the call stands, for `get_operation_status` (idempotent calls only). */
   onStage?: (stage: OperationPatch) => void;
@@ -115,6 +126,13 @@ export async function runGatedCall(
     return { kind: 'done', result: await forwardOf(deps, call)() };
   }
 
+  const covered = gate.standing ? await standingFor(deps, call.userId, call.params) : null;
+  if (covered) {
+    audit('standing', { standingId: covered.id });
+    call.onStage?.({ state: 'in_progress' });
+    return { kind: 'done', result: await forwardOf(deps, call)() };
+  }
+
   const grantId = randomUUID();
   const times = approvalTimes(deps, gate);
   await deps.store.createGrant({
@@ -125,6 +143,7 @@ export async function runGatedCall(
   });
   call.onStage?.({ state: 'awaiting_approval', grantId });
   const verdict = await askFor(deps, call, gate, canonical, grantId, times);
+  call.chat?.settled(verdict);
   if (verdict.outcome === 'pending' && times.windowMs > times.holdMs) {
     return {
       kind: 'pending',
@@ -143,9 +162,13 @@ export function resultOf(deps: CallDeps, call: GatedCall, outcome: GatedOutcome)
   return refusalResult('timed_out', { tool: call.params.name, server: deps.backend.name });
 }
 
-function forwardOf(deps: CallDeps, call: GatedCall): () => Promise<CallToolResult> {
+function forwardOf(
+  deps: CallDeps,
+  call: GatedCall,
+  params: CallToolRequest['params'] = call.params,
+): () => Promise<CallToolResult> {
   return () =>
-    forwardCall(deps.backend, call.params, {
+    forwardCall(deps.backend, params, {
       signal: call.signal,
       timeoutMs: deps.timings.backendTimeoutMs,
       relay: call.relay,
@@ -176,16 +199,21 @@ function askFor(
       ...(times.windowMs > times.holdMs ? { answerWithinMs: times.windowMs } : {}),
       ...(gate.approvers === undefined ? {} : { approvers: gate.approvers }),
       ...(gate.quorum === undefined ? {} : { quorum: gate.quorum }),
+      ...(gate.requirePasskey ? { requirePasskey: true } : {}),
+      ...(gate.editable === undefined ? {} : { editable: gate.editable }),
+      ...schemaOf(deps, call.params.name),
+      standing: gate.standing,
       grantId,
     },
-    { signal: call.signal, onProgress: progressFor(call) },
+    { signal: call.signal, onProgress: progressFor(call, gate.approveInChat ? call.chat : undefined) },
   );
 }
 
 /** Relays the approval wait as progress, and records the inquiry id once it is known. */
-export function progressFor(call: GatedCall): (update: { inquiryId?: string }) => void {
+export function progressFor(call: GatedCall, chat?: ChatHook): (update: { inquiryId?: string }) => void {
   return ({ inquiryId }) => {
     if (inquiryId) call.onStage?.({ state: 'awaiting_approval', inquiryId });
+    if (inquiryId) chat?.inquiry(inquiryId);
     call.relay?.approval(`waiting for a person to approve "${call.params.name}"`);
   };
 }
@@ -206,7 +234,11 @@ export async function settleAndRun(
   const fromVerdict = verdictDetails(verdict);
   const refuse = (reason: Refusal, detail?: string): GatedOutcome => ({
     kind: 'done',
-    result: refusalResult(reason, { ...shown, ...(detail ? { detail } : {}) }),
+    result: refusalResult(reason, {
+      ...shown,
+      ...(detail ? { detail } : {}),
+      ...(verdict.reason ? { said: verdict.reason } : {}),
+    }),
   });
   if (verdict.outcome !== 'approved') {
     const outcome = verdict.outcome === 'pending' ? 'timed_out' : verdict.outcome;
@@ -215,20 +247,33 @@ export async function settleAndRun(
     return refuse(outcome, verdict.detail);
   }
   if (call.claimRun && !(await call.claimRun())) return { kind: 'taken' };
-  const decided = await deps.store.decideGrant(grantId, 'approved', deps.clock.now());
+  // An edit binds the grant to the approved call's digest: only that call can use it from now on.
+  const { params, edit } = approvedParams(call.params, verdict);
+  const digest = digestOf(deps, call.userId, params);
+  const decided = await deps.store.decideGrant(
+    grantId,
+    'approved',
+    deps.clock.now(),
+    edit ? digest : undefined,
+  );
   if (decided !== 'approved') {
     audit('expired', { ...fromVerdict, detail: `grant ${decided}` });
     return refuse('expired');
   }
-  const digest = digestOf(deps, call.userId, call.params);
   const consumed = await deps.store.consumeGrant(grantId, digest, deps.clock.now());
   if (consumed !== 'ok') {
     audit(consumed === 'expired' ? 'expired' : 'failed', { ...fromVerdict, detail: `grant ${consumed}` });
     return refuse(consumed === 'mismatch' ? 'mismatch' : 'expired');
   }
-  audit('approved', fromVerdict);
+  audit('approved', {
+    ...fromVerdict,
+    ...(edit
+      ? { approvedDigest: digest, changed: edit.changed, approvedArguments: canonicalJson(params.arguments) }
+      : {}),
+  });
   call.onStage?.({ state: 'in_progress', grantId });
-  return { kind: 'done', result: await forwardOf(deps, call)() };
+  const result = await forwardOf(deps, call, params)();
+  return { kind: 'done', result: edit ? withEditNotice(result, edit) : result };
 }
 
 function verdictDetails(verdict: HumanVerdict): Partial<ProxyDecision> {
@@ -236,6 +281,7 @@ function verdictDetails(verdict: HumanVerdict): Partial<ProxyDecision> {
     ...(verdict.inquiryId ? { inquiryId: verdict.inquiryId } : {}),
     ...(verdict.deviceName ? { deviceName: verdict.deviceName } : {}),
     ...(verdict.detail ? { detail: verdict.detail } : {}),
+    ...(verdict.reason ? { said: verdict.reason } : {}),
   };
 }
 

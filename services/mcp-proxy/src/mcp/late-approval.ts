@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { isAdoptable, type Operation } from '@hitl/store';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isAdoptable, type Operation } from '../store/proxy-store.js';
 import type { CallDeps } from './call-deps.js';
 import { auditFor, type GatedCall, gateFor, progressFor, settleAndRun } from './gated-call.js';
 import { type KeyedCall, ownerHooks, park, replay, runOwned } from './owned-run.js';

@@ -1,7 +1,7 @@
 import { LIMITS } from '@hitl/protocol';
+import type { Operation } from '@hitl/store';
 import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Operation } from '../store/proxy-store.js';
 import type { CallDeps } from './call-deps.js';
 import { attach } from './late-approval.js';
 import type { StoredOutcome } from './owned-run.js';

@@ -1,5 +1,5 @@
+import type { Operation } from '@hitl/store';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Operation } from '../store/proxy-store.js';
 import type { CallDeps } from './call-deps.js';
 import type { GatedCall, GatedOutcome } from './gated-call.js';
 import { interruptedResult, pendingResult } from './results.js';

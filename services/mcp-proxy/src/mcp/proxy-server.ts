@@ -17,8 +17,16 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { sharedValidator } from '../shared-validator.js';
 import type { CallDeps } from './call-deps.js';
-import { type GatedCall, gateFor, outlivesHold, resultOf, runGatedCall } from './gated-call.js';
+import {
+  type ChatHook,
+  type GatedCall,
+  gateFor,
+  outlivesHold,
+  resultOf,
+  runGatedCall,
+} from './gated-call.js';
 import { idempotencyKeyOf, runIdempotentCall } from './idempotent-call.js';
 import { OPERATION_STATUS_TOOL, operationStatus, operationStatusTool } from './operation-status.js';
 import { ProgressRelay } from './progress-relay.js';
@@ -35,6 +43,8 @@ export interface ProxySession {
    */
   withSignal<T>(extra: Extra, run: (signal: AbortSignal) => Promise<T>): Promise<T>;
   version: string;
+  /** In a session whose client takes elicitation: the chat this call may put its approval in. */
+  chatFor?(extra: Extra): ChatHook;
 }
 
 /** What the proxy offers downstream: the backend's capabilities, plus tools (for its own tool). */
@@ -65,6 +75,7 @@ export function createProxyServer(deps: CallDeps, session: ProxySession): Server
     { name: `hitl-approval-proxy (${backend.name})`, version: session.version },
     {
       capabilities: capabilitiesFrom(caps),
+      jsonSchemaValidator: sharedValidator,
       ...(backend.instructions ? { instructions: backend.instructions } : {}),
     },
   );
@@ -146,7 +157,14 @@ async function callTool(
           }),
         );
   const result = await session.withSignal(extra, async (signal) => {
-    const call: GatedCall = { userId: session.userId, params, signal, ...(relay ? { relay } : {}) };
+    const chat = session.chatFor?.(extra);
+    const call: GatedCall = {
+      userId: session.userId,
+      params,
+      signal,
+      ...(relay ? { relay } : {}),
+      ...(chat ? { chat } : {}),
+    };
     if (key !== undefined) return runIdempotentCall(deps, { ...call, idempotencyKey: key });
     const gate = await gateFor(deps, params);
     // An approval that may outlive the call needs a key to be collected by: the proxy assigns one.

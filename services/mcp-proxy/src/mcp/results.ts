@@ -2,14 +2,20 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ProxyOutcome } from '../audit/audit-sink.js';
 
 /** Why a call was not executed: what the agent reads (`isError: true`, nothing ran). */
-export type Refusal = Exclude<ProxyOutcome, 'passed' | 'approved'> | 'mismatch' | 'key_reused' | 'unreadable';
+export type Refusal =
+  | Exclude<ProxyOutcome, 'passed' | 'approved' | 'standing'>
+  | 'mismatch'
+  | 'key_reused'
+  | 'unreadable';
 
 /** Tells the model plainly that nothing ran and why; it never reads as an approval. */
 export function refusalResult(
   reason: Refusal,
-  call: { tool: string; server: string; inquiryId?: string; key?: string; detail?: string },
+  call: { tool: string; server: string; inquiryId?: string; key?: string; detail?: string; said?: string },
 ): CallToolResult {
   const what = `"${call.tool}" on ${call.server}`;
+  // The person's own words: the agent's next try can follow them.
+  const said = call.said ? ` They said: ${JSON.stringify(call.said)}` : '';
   const texts: Record<Refusal, string> = {
     rejected: `The human declined this action: ${what} was not executed. Do not retry it unchanged; ask the person what to do instead.`,
     refused: `The human declined to approve this action: ${what} was not executed.`,
@@ -23,9 +29,13 @@ export function refusalResult(
   };
   return {
     isError: true,
-    content: [{ type: 'text', text: texts[reason] }],
+    content: [{ type: 'text', text: texts[reason] + said }],
     _meta: {
-      approval: { outcome: reason, ...(call.inquiryId ? { inquiryId: call.inquiryId } : {}) },
+      approval: {
+        outcome: reason,
+        ...(call.inquiryId ? { inquiryId: call.inquiryId } : {}),
+        ...(call.said ? { reason: call.said } : {}),
+      },
     },
   };
 }

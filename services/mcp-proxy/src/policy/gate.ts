@@ -1,4 +1,4 @@
-import type { Audience } from '@hitl/protocol';
+import type { Audience, Editable } from '@hitl/protocol';
 import picomatch from 'picomatch';
 import type { Mode, Policy, ToolOverride } from './policy-schema.js';
 
@@ -14,6 +14,7 @@ export type GateReason =
   | 'mode_yolo'
   | 'critical'
   | 'quorum'
+  | 'passkey'
   | 'read_only'
   | 'destructive'
   | 'confidence_missing'
@@ -37,6 +38,20 @@ export interface GateDecision {
   approvers?: Audience;
   /** How many different approvers must approve; undefined: one. */
   quorum?: number;
+  /** Approved only with the approver's passkey. */
+  requirePasskey?: boolean;
+  /** Which arguments the approver may edit (the tool's `editable`); undefined: none. */
+  editable?: Editable;
+  /**
+   * A standing approval may cover this call: false for critical and quorum tools and for tools whose
+   * policy says `standing: false` (their approval inquiries say `standing: false`).
+   */
+  standing: boolean;
+  /**
+   * The approval is also put in the agent's chat (the tool's `approveInChat`): never for a critical,
+   * quorum or passkey call, whatever the policy says.
+   */
+  approveInChat: boolean;
 }
 
 /** The override for a tool: its exact name first, then the first glob (in file order) that matches it. */
@@ -99,10 +114,20 @@ export function decideGate(
     ...(approvalWindowMs === undefined ? {} : { approvalWindowMs }),
     ...(override.approvers === undefined ? {} : { approvers: override.approvers }),
     ...(override.quorum === undefined ? {} : { quorum: override.quorum }),
+    ...(override.requirePasskey ? { requirePasskey: true } : {}),
+    ...(override.editable === undefined ? {} : { editable: override.editable }),
+    standing:
+      !critical && override.quorum === undefined && !override.requirePasskey && override.standing !== false,
+    approveInChat:
+      override.approveInChat === true &&
+      !critical &&
+      override.quorum === undefined &&
+      !override.requirePasskey,
   });
 
-  // A quorum is a rule about people: no mode or hint lets such a call pass without them.
+  // A quorum or a passkey is a rule about people: no mode or hint lets such a call pass without them.
   if (override.quorum !== undefined) return decide(true, 'quorum');
+  if (override.requirePasskey) return decide(true, 'passkey');
   if (mode === 'all') return decide(true, 'mode_all');
   if (mode === 'yolo') return decide(false, 'mode_yolo');
   if (critical) return decide(true, 'critical');
@@ -119,6 +144,7 @@ export const GATE_REASON_TEXT: Record<GateReason, string> = {
   mode_yolo: 'no approvals (mode "yolo")',
   critical: 'the action is on the critical list',
   quorum: 'the policy needs more than one person to approve it',
+  passkey: 'the policy needs the approver to confirm with a passkey',
   read_only: 'the server marks it read-only',
   destructive: 'the server does not mark it non-destructive (destructiveHint: false)',
   confidence_missing: 'the agent gave no confidence',

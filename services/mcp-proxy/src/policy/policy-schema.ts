@@ -1,10 +1,12 @@
 import {
   AudienceSchema,
   DEFAULT_MAX_ANSWER_WINDOW_MS,
+  EditableSchema,
   LIMITS,
   MIN_ANSWER_WINDOW_MS,
   MIN_TIER_MS,
 } from '@hitl/protocol';
+import picomatch from 'picomatch';
 import { z } from 'zod';
 
 /** `all`: ask for every call; `gated`: ask by the rules; `yolo`: ask for none (each pass is logged). */
@@ -27,6 +29,15 @@ const WindowSchema = z
   .min(MIN_ANSWER_WINDOW_MS, `must be at least ${MIN_ANSWER_WINDOW_MS} ms`)
   .max(DEFAULT_MAX_ANSWER_WINDOW_MS, `must be at most ${DEFAULT_MAX_ANSWER_WINDOW_MS} ms (7 days)`);
 
+/** Why `approveInChat` is refused on a tool (its own settings, or its name on the critical list). */
+const CHAT_BARRED =
+  "a critical, quorum or passkey tool is never approved in the agent's chat (remove approveInChat)";
+
+/** A tool whose approvals must be decided outside the agent's reach. */
+function chatBarred(tool: { critical?: boolean; quorum?: number; requirePasskey?: boolean }): boolean {
+  return tool.critical === true || tool.quorum !== undefined || tool.requirePasskey === true;
+}
+
 /** Settings for one tool (name or glob), each overriding the file-wide value. */
 export const ToolOverrideSchema = z
   .object({
@@ -46,11 +57,36 @@ export const ToolOverrideSchema = z
      * tool is then always put to people, whatever the mode, and the grant is issued only at the quorum.
      */
     quorum: z.number().int().min(2).max(LIMITS.quorumMax).optional(),
+    /**
+     * Approved only with a passkey on the approver's device, bound to the exact arguments. The tool is
+     * then always put to a person, whatever the mode; no machine or chat approves it.
+     */
+    requirePasskey: z.boolean().optional(),
+    /**
+     * The approver may edit the call's arguments before approving: every argument (`true`) or the
+     * top-level names listed. The backend then runs the approved arguments, exactly once.
+     */
+    editable: EditableSchema.optional(),
+    /**
+     * False: an approval of this tool may never be allowed for a while (`allowFor`). Critical and
+     * quorum tools never may, whatever this says.
+     */
+    standing: z.boolean().optional(),
+    /**
+     * True: the approval is also put in the agent's own chat (an MCP elicitation on the held call),
+     * as one more device. Default false: the agent's client software answers an elicitation, and the
+     * gate exists because the agent's side is not trusted. Never on critical, quorum or passkey tools.
+     */
+    approveInChat: z.boolean().optional(),
   })
   .strict()
   .refine((tool) => tool.quorum === undefined || tool.approvers !== undefined, {
     message: 'a quorum needs approvers (a team or users) to vote',
     path: ['approvers'],
+  })
+  .refine((tool) => !tool.approveInChat || !chatBarred(tool), {
+    message: CHAT_BARRED,
+    path: ['approveInChat'],
   });
 export type ToolOverride = z.infer<typeof ToolOverrideSchema>;
 
@@ -71,7 +107,19 @@ export const PolicySchema = z
     /** Per-tool overrides keyed by tool name or glob; an exact name beats globs, then file order. */
     tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
   })
-  .strict();
+  .strict()
+  .superRefine((policy, ctx) => {
+    // A tool named on the critical list (and not taken off it) never gets approveInChat. A glob that
+    // only overlaps the list is checked per call instead: the gate never elicits a critical call.
+    for (const [name, tool] of Object.entries(policy.tools)) {
+      if (!tool.approveInChat || tool.critical === false) continue;
+      if (
+        policy.critical.some((pattern) => pattern === name || picomatch.isMatch(name, pattern, { dot: true }))
+      ) {
+        ctx.addIssue({ code: 'custom', message: CHAT_BARRED, path: ['tools', name, 'approveInChat'] });
+      }
+    }
+  });
 export type Policy = z.infer<typeof PolicySchema>;
 
 /** The policy with no file: gated, nothing critical, threshold 0.7. */
