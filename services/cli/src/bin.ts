@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAnswer } from './commands/answer.js';
+import { registerAudit } from './commands/audit.js';
 import { registerDecide } from './commands/decide.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerServe } from './commands/serve.js';
@@ -20,4 +21,5 @@ registerDecide(program);
 registerProxy(program);
 registerToken(program);
 registerAnswer(program);
+registerAudit(program);
 await program.parseAsync(process.argv);

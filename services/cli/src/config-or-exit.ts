@@ -1,4 +1,5 @@
-import { type Config, ConfigError, loadConfig, SecretFileError, StateLockedError } from '@hitl/inquiry';
+import { StateLockedError } from '@hitl/inquiry';
+import { type Config, ConfigError, loadConfig, SecretFileError } from '@hitl/runtime';
 
 /** The configuration from the environment; a bad value ends the command at once with exit code 2. */
 export function loadConfigOrExit(command: string): Config {

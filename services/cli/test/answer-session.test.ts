@@ -258,7 +258,52 @@ describe('what the terminal prints', () => {
     expect(lines).toContain('-- Approval needed (asked by shop assistant for alice) - CRITICAL -- 0:30 left');
     expect(lines).toContain('  tool:      delete_invoices');
     expect(lines.join('\n')).toContain('    {\n      "ids": [\n        1,');
-    expect(lines).toContain('Type approve or reject (a / r).');
+    expect(lines).toContain(
+      'Type approve or reject (a / r). A reason the agent reads may follow: r not the prod db',
+    );
+    // A critical action is never allowed for a while: no "a 15" offered.
+    expect(lines.join('\n')).not.toContain('a 15');
+  });
+
+  it('an approval takes a reason with a reject, edits before an approve, and "a 15" where a standing approval may be made', () => {
+    const q = inquiry({
+      question: 'Delete the cache?',
+      kind: 'approval',
+      action: { server: 'files', tool: 'delete', arguments: { path: '/srv/cache', keep: 3 } },
+      editable: ['path', 'keep'],
+    });
+    const opened = connectedWith([q]);
+    expect(text(opened)).toContain('e edits the arguments first (you may change: path, keep)');
+    expect(text(opened)).toContain('a 15 approves and allows the same for 15 minutes');
+    const rejected = onLine(opened.state, 'r   not the whole cache', NOW);
+    expect(rejected.effects).toEqual([
+      {
+        type: 'answer',
+        inquiryId: q.inquiryId,
+        response: 'reject',
+        extras: { reason: 'not the whole cache' },
+      },
+    ]);
+
+    let step = onLine(opened.state, 'e', NOW);
+    expect(text(step)).toContain('(1/2) path: now "/srv/cache"');
+    // A value that starts with "/" is typed with two, as every answer is.
+    step = onLine(step.state, '//srv/cache/tmp', NOW);
+    expect(text(step)).toContain('(2/2) keep: now 3');
+    step = onLine(step.state, '', NOW);
+    expect(text(step)).toContain('Your edits (sent with approve): {"path":"/srv/cache/tmp"}');
+    expect(onLine(step.state, 'a 20', NOW).print).toEqual(['! after approve, only 15 (minutes) may follow']);
+    expect(onLine(step.state, 'a 15', NOW).effects).toEqual([
+      {
+        type: 'answer',
+        inquiryId: q.inquiryId,
+        response: 'approve',
+        extras: { arguments: { path: '/srv/cache/tmp' }, allowFor: { minutes: 15 } },
+      },
+    ]);
+    expect(onLine(opened.state, '/refuse ask Bob', NOW).effects).toEqual([
+      { type: 'refuse', inquiryId: q.inquiryId, reason: 'ask Bob' },
+    ]);
   });
 
   it('says how each inquiry ended, and on which device', () => {

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { createDeviceClient, type DeviceClient, type ResolvedNotice } from '@hitl/client';
 import { loadConfig, type RunningNode, startNode } from '@hitl/inquiry';
 import type { InquiryResult } from '@hitl/protocol';
+import { eventually } from '@hitl/store/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,14 +25,16 @@ async function screen(session: string): Promise<string> {
 
 /** Waits until the pane shows `pattern` (a regex, or text to find after `from` characters). */
 async function waitFor(session: string, pattern: RegExp, ms = 10_000): Promise<string> {
-  const until = Date.now() + ms;
   let seen = '';
-  while (Date.now() < until) {
-    seen = await screen(session);
-    if (pattern.test(seen)) return seen;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the terminal never showed ${pattern}; it shows:\n${seen}`);
+  await eventually(
+    async () => {
+      seen = await screen(session);
+      expect(seen, 'what the terminal shows').toMatch(pattern);
+    },
+    ms,
+    100,
+  );
+  return seen;
 }
 
 /** Types a line the way a person does: the characters, then Enter. */
@@ -88,6 +91,24 @@ describe('hitl answer in a real terminal (tmux)', () => {
     return device;
   };
 
+  /** `hitl answer` without a terminal, `lines` piped to it at once; its output and exit code. */
+  const pipedAnswer = async (lines: string) => {
+    const child = spawn(process.execPath, [BIN, 'answer', '--url', node.url, '--name', 'Script'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HITL_DEVICE_TOKEN: await node.tokens.sign({ sub: user, role: 'device' }),
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin.end(lines);
+    return { exited, output: () => output };
+  };
+
   it('receives a form, answers it field by field; an approval answered on the phone closes; Ctrl-C exits', async () => {
     const deviceToken = await node.tokens.sign({ sub: user, role: 'device' });
     const command = [
@@ -138,7 +159,7 @@ describe('hitl answer in a real terminal (tmux)', () => {
     });
     await waitFor('answer', /Which shirt should I order\?: answered on this device/);
     // The other device is told which device answered.
-    await expect.poll(() => phoneNotices[0]?.resolvedBy?.deviceName).toBe('Desk terminal');
+    await eventually(() => phoneNotices[0]?.resolvedBy?.deviceName === 'Desk terminal');
 
     const approval = mcp.callTool(
       {
@@ -192,33 +213,63 @@ describe('hitl answer in a real terminal (tmux)', () => {
       mcp.callTool({ name: 'send_inquiry', arguments: args }, undefined, { timeout: 60_000 });
     const colour = ask({ question: 'Which colour?', options: ['Red', 'Blue'] });
     const onPhone = await phone();
-    await expect.poll(() => onPhone.getSnapshot().inquiries.length).toBe(1);
+    await eventually(() => onPhone.getSnapshot().inquiries.length === 1);
     const name = ask({ question: 'Your name?' });
-    await expect.poll(() => onPhone.getSnapshot().inquiries.length).toBe(2);
+    await eventually(() => onPhone.getSnapshot().inquiries.length === 2);
 
-    const child = spawn(process.execPath, [BIN, 'answer', '--url', node.url, '--name', 'Script'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HITL_DEVICE_TOKEN: await node.tokens.sign({ sub: user, role: 'device' }),
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     // Written at once, before the device has even connected: each line waits for its question.
-    child.stdin.end('2\nAda Lovelace\n');
+    const piped = await pipedAnswer('2\nAda Lovelace\n');
 
     expect(structured(await colour)).toMatchObject({ answer: 'Blue', resolvedBy: { deviceName: 'Script' } });
     expect(structured(await name)).toMatchObject({
       answer: 'Ada Lovelace',
       resolvedBy: { deviceName: 'Script' },
     });
-    expect(await exited).toBe(0);
-    expect(output).toContain('Which colour?: answered on this device');
-    expect(output).toContain('Your name?: answered on this device');
+    expect(await piped.exited).toBe(0);
+    expect(piped.output()).toContain('Which colour?: answered on this device');
+    expect(piped.output()).toContain('Your name?: answered on this device');
+  });
+
+  it('piped lines edit an approval, approve it for 15 minutes, and reject another with a reason', async () => {
+    const mcp = await agent();
+    const ask = (args: Record<string, unknown>) =>
+      mcp.callTool({ name: 'send_inquiry', arguments: args }, undefined, { timeout: 60_000 });
+    const action = {
+      server: 'files',
+      tool: 'delete',
+      arguments: { path: '/srv/cache', keep: 3 },
+      inputSchema: { type: 'object', properties: { path: { type: 'string' }, keep: { type: 'integer' } } },
+    };
+    const edited = ask({
+      question: 'Delete the cache?',
+      kind: 'approval',
+      action,
+      editable: ['path', 'keep'],
+    });
+    const onPhone = await phone();
+    await expect.poll(() => onPhone.getSnapshot().inquiries.length).toBe(1);
+    const second = ask({
+      question: 'Delete the logs?',
+      kind: 'approval',
+      action: { ...action, tool: 'purge' },
+    });
+    await expect.poll(() => onPhone.getSnapshot().inquiries.length).toBe(2);
+
+    const piped = await pipedAnswer('e\n//srv/cache/tmp\n\na 15\nr keep the logs a week\n');
+
+    expect(structured(await edited)).toMatchObject({
+      answer: 'approve',
+      arguments: { path: '/srv/cache/tmp', keep: 3 },
+      changed: ['path'],
+    });
+    expect(structured(await second)).toMatchObject({ answer: 'reject', reason: 'keep the logs a week' });
+    expect(await piped.exited).toBe(0);
+    const listed = await fetch(`${node.url}/api/approvals/standing`, {
+      headers: { Authorization: `Bearer ${await node.tokens.sign({ sub: user, role: 'device' })}` },
+    });
+    expect(((await listed.json()) as { items: unknown[] }).items).toEqual([
+      expect.objectContaining({ server: 'files', tool: 'delete', uses: 0 }),
+    ]);
   });
 
   it('a question with a 3-day answer window: days left and the end in local time; still answerable after the hold', async () => {
@@ -269,6 +320,7 @@ describe('hitl answer in a real terminal (tmux)', () => {
     // The hold ends: the agent hears "pending"; the terminal keeps the question open, time left in days.
     const first = structured(await asked);
     expect(first.status).toBe('pending');
+    // time itself is under test: past the hold, nothing ends the question on the terminal for a while.
     await new Promise((r) => setTimeout(r, 1500));
     const later = await screen('window');
     expect(later).not.toMatch(/time ran out/);

@@ -46,6 +46,7 @@ describe('adding a device by pairing code', { timeout: 90_000 }, () => {
   it('an expired code is the same 400 as a wrong one', async () => {
     const pairing = await makePairing(b.url, await deviceToken('pair-2'));
     expect(pairing.expiresAt - Date.now()).toBeLessThanOrEqual(2000);
+    // time itself is under test: the 2 s code expires.
     await sleep(2500);
     const late = await claim(a.url, pairing.code, 'Phone', '127.0.0.12');
     expect(late.status).toBe(400);

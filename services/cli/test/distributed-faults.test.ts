@@ -3,7 +3,7 @@ import type { InquiryResolvedEvent, InquiryResult } from '@hitl/protocol';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, mcpClient, type NodeProcess, sleep, spawnNode, token } from './node-process.js';
+import { eventually, gauge, mcpClient, type NodeProcess, sleep, spawnNode, token } from './node-process.js';
 
 const TIERS = {
   HITL_DEVICE_TIMEOUT_MS: '5000',
@@ -70,10 +70,14 @@ describe('failures with several nodes', () => {
       Array.from({ length: 10 }, async () => (await watcher.nextNew()).inquiryId),
     );
     await a.kill('SIGKILL');
-    await sleep(3000);
-    const resolved = watcher.received
-      .filter((r) => r.event === 'inquiry:resolved')
-      .map((r) => r.payload as InquiryResolvedEvent);
+    const resolutions = () =>
+      watcher.received
+        .filter((r) => r.event === 'inquiry:resolved')
+        .map((r) => r.payload as InquiryResolvedEvent);
+    await eventually(() => resolutions().length >= ids.length, 20_000);
+    // time itself is under test: no second resolution of any of them comes, for a while.
+    await sleep(500);
+    const resolved = resolutions();
     expect(resolved.map((r) => r.inquiryId).sort()).toEqual([...ids].sort());
     expect(resolved.every((r) => r.status === 'timed_out' && r.resolvedBy.kind === 'service-timer')).toBe(
       true,
@@ -99,7 +103,7 @@ describe('failures with several nodes', () => {
       arguments: { question: 'Drain?' },
     });
     const pushed = await device.nextNew();
-    await sleep(100);
+    await eventually(async () => (await gauge(a.url, 'hitl_held_calls')) === 1);
     expect(await a.kill('SIGTERM')).toBe(0);
     const result = await held;
     expect(structured(result)).toMatchObject({ inquiryId: pushed.inquiryId, status: 'pending' });
@@ -127,7 +131,8 @@ describe('failures with several nodes', () => {
 
     const held = agentA.callTool({ name: 'send_inquiry', arguments: { question: 'Across the blip?' } });
     const pushed = await device.nextNew();
-    // appendfsync everysec: what was written over a second ago survives a crash (docs/OPERATIONS.md).
+    // time itself is under test: with appendfsync everysec, what was written over a second ago
+    // survives a crash (docs/OPERATIONS.md).
     await sleep(1500);
     await redis.kill();
     await eventually(async () => (await fetch(`${a.url}/readyz`)).status === 503);

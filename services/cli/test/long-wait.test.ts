@@ -3,7 +3,7 @@ import type { DeviceAck, InquiryResult } from '@hitl/protocol';
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mcpClient, type NodeProcess, sleep, spawnNode, token } from './node-process.js';
+import { eventually, gauge, mcpClient, type NodeProcess, sleep, spawnNode, token } from './node-process.js';
 
 /** Long waits: an answer window longer than the hold; `pending`, then `get_inquiry` with `waitMs`. */
 
@@ -66,6 +66,7 @@ describe('answer windows beyond the hold (real nodes, SDK client, socket.io devi
 
     // The question is still open after the hold; a long-poll collects the answer when it comes.
     const collected = call(agent, 'get_inquiry', { inquiryId: shown.inquiryId, waitMs: 30_000 });
+    // time itself is under test: the person answers at 8 s, well past the 3 s hold.
     await sleep(Math.max(0, t0 + 8000 - Date.now()));
     expect(
       await phone.emit<DeviceAck>('inquiry:answer', { inquiryId: shown.inquiryId, response: 'M' }),
@@ -156,7 +157,8 @@ describe('answer windows beyond the hold (real nodes, SDK client, socket.io devi
     );
     const { inquiryId } = await phone.nextNew();
     await expect(cut).rejects.toThrow(/timed out/i);
-    await sleep(1000); // the SDK's notifications/cancelled has arrived by now
+    // The SDK's notifications/cancelled has arrived, and was taken for what it is.
+    await eventually(() => node.output().includes('client timed out; the inquiry stays open'));
     expect(await phone.emit<DeviceAck>('inquiry:answer', { inquiryId, response: 'yes' })).toEqual({
       ok: true,
       status: 'answered',
@@ -207,7 +209,7 @@ describe('answer windows beyond the hold (real nodes, SDK client, socket.io devi
 
     const agentB = await mcpClient(b.url, user);
     const collected = call(agentB, 'get_inquiry', { idempotencyKey: 'ship-today', waitMs: 30_000 });
-    await sleep(1000);
+    await eventually(async () => (await gauge(b.url, 'hitl_held_calls')) === 1);
     expect(await phone.emit<DeviceAck>('inquiry:answer', { inquiryId, response: 'yes' })).toEqual({
       ok: true,
       status: 'answered',

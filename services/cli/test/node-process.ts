@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TokenService } from '@hitl/auth';
 import type { Role } from '@hitl/protocol';
+import { TEST_AUDIT_KEY } from '@hitl/store/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -35,6 +36,8 @@ export interface NodeProcess {
   child: ChildProcess;
   /** Resolves with the exit code (or the signal's name) once the process has ended. */
   exited: Promise<number | string>;
+  /** What it has printed so far (stdout and stderr; the last MB): a log line to wait for. */
+  output(): string;
   kill(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
@@ -55,6 +58,9 @@ export async function spawnProxy(args: string[], env: Record<string, string>): P
   return spawnHitl(['proxy', ...args], env, 'proxy listening');
 }
 
+/** How much of a process's output {@link NodeProcess.output} keeps. */
+const OUTPUT_KEPT = 1024 * 1024;
+
 async function spawnHitl(
   args: string[],
   env: Record<string, string>,
@@ -66,6 +72,7 @@ async function spawnHitl(
       PATH: process.env.PATH ?? '',
       PORT: '0',
       HITL_SECRET: SECRET,
+      HITL_AUDIT_KEY: TEST_AUDIT_KEY,
       LOG_LEVEL: 'info',
       ...(ownStateDir ? { HITL_STATE_DIR: ownStateDir } : {}),
       ...env,
@@ -78,20 +85,22 @@ async function spawnHitl(
       resolve(code ?? signal ?? -1);
     }),
   );
+  let seen = '';
+  const keep = (chunk: Buffer) => {
+    seen = (seen + chunk.toString()).slice(-OUTPUT_KEPT);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const ready = new RegExp(`"url":"(http://[^"]+?)(?:/mcp)?".*"msg":"${listening}"`);
   const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
     const timer = setTimeout(() => reject(new Error(`hitl ${args[0]} did not start: ${seen}`)), 30_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
+    child.stdout?.on('data', function listens() {
       const match = seen.match(ready);
       if (match?.[1]) {
         clearTimeout(timer);
+        child.stdout?.off('data', listens);
         resolve(match[1]);
       }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
     });
     void exited.then((code) =>
       reject(new Error(`hitl ${args[0]} exited (${code}) before listening: ${seen}`)),
@@ -101,6 +110,7 @@ async function spawnHitl(
     url,
     child,
     exited,
+    output: () => seen,
     kill: async (signal = 'SIGKILL') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
@@ -190,7 +200,17 @@ export async function rpcPost(
   });
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A gauge of a node's `/metrics` right now: `hitl_held_calls` (calls it holds open),
+ * `hitl_connected_devices` (device sockets on it), ... What a test waits on to know a call is held
+ * or a socket gone, with `eventually`.
+ */
+export async function gauge(url: string, name: string): Promise<number> {
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const value = new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1];
+  if (value === undefined) throw new Error(`no ${name} in ${url}/metrics`);
+  return Number(value);
+}
 
-/** The tests' one condition wait (`vi.waitFor` underneath). */
-export { eventually } from '@hitl/store/testing';
+/** The tests' one condition wait (`vi.waitFor` underneath), and their one fixed sleep (time under test only). */
+export { eventually, sleep } from '@hitl/store/testing';

@@ -28,8 +28,11 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
   let node: NodeProcess;
   let proxy: NodeProcess;
   const proxyEnv = { HITL_STATE_DIR: stateDir, LEDGER_FILE: ledger };
+  // `charge` takes edits of its amount before approval (the rest of the policy is the default).
+  const policy = join(stateDir, 'policy.json');
+  writeFileSync(policy, JSON.stringify({ tools: { charge: { editable: ['amount'] } } }));
   const startProxy = async () => {
-    const running = await spawnProxy(ledgerProxyArgs(node.url), proxyEnv);
+    const running = await spawnProxy([...ledgerProxyArgs(node.url), '--policy', policy], proxyEnv);
     keep(running);
     return running;
   };
@@ -65,11 +68,11 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
     }, 15_000);
     return found as DeviceInquiry;
   };
-  const approve = async (inquiryId: string) => {
+  const approve = async (inquiryId: string, edit?: Record<string, unknown>) => {
     const response = await fetch(`${node.url}/api/inquiries/${inquiryId}/answer`, {
       method: 'POST',
       headers: await deviceHeaders(),
-      body: JSON.stringify({ response: 'approve' }),
+      body: JSON.stringify({ response: 'approve', ...(edit ? { arguments: edit } : {}) }),
     });
     expect(response.status).toBe(200);
   };
@@ -126,6 +129,7 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
     await approve(asked.inquiryId);
     proxy = await startProxy();
     const agent2 = await agentOf(proxy);
+    // time itself is under test: the restarted proxy runs nothing on its own, for a while.
     await sleep(1000);
     expect(entries().filter((e) => e.amount === 7)).toEqual([]);
     expect(await status(agent2, 'pay-7')).toMatchObject({ status: 'awaiting_approval' });
@@ -139,6 +143,26 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
     expect((await pendingApprovals()).filter((i) => i.action?.tool === 'charge')).toEqual([]);
   }, 90_000);
 
+  it('an approval edited while the proxy was down: the retry runs the edited call, once', async () => {
+    const agent = await agentOf(proxy);
+    void call(agent, 'charge', { amount: 900 }, 'pay-900').catch(() => undefined);
+    const asked = await approvalFor('charge', 900);
+    await eventually(async () => (await status(agent, 'pay-900')).status === 'awaiting_approval');
+    expect(await proxy.kill('SIGKILL')).toBe('SIGKILL');
+    await approve(asked.inquiryId, { amount: 90 });
+    proxy = await startProxy();
+    const agent2 = await agentOf(proxy);
+    const retried = await call(agent2, 'charge', { amount: 900 }, 'pay-900');
+    expect(textOf(retried)).toContain('with their own edits (changed: amount)');
+    expect(retried._meta?.['hitl/approval']).toEqual({
+      editedArguments: { amount: 90 },
+      changed: ['amount'],
+    });
+    expect(textOf(await call(agent2, 'charge', { amount: 900 }, 'pay-900'))).toContain('changed: amount');
+    expect(entries().filter((e) => e.amount === 90)).toHaveLength(1);
+    expect(entries().filter((e) => e.amount === 900)).toEqual([]);
+  }, 90_000);
+
   it('a call running in the backend at the kill: it never runs again under its key, and says its outcome is unknown', async () => {
     const agent = await agentOf(proxy);
     void call(agent, 'settle', { amount: 9, delayMs: 15_000 }, 'settle-9').catch(() => undefined);
@@ -150,8 +174,9 @@ describe('the approval proxy on its SQLite store across kill -9 (real processes,
     expect(retried.isError).toBe(true);
     expect(textOf(retried)).toMatch(/whether it took effect is unknown/);
     expect(await status(agent2, 'settle-9')).toMatchObject({ status: 'done', result: { isError: true } });
+    // time itself is under test: it does not start again, for a while (one start only; the orphaned
+    // backend may still finish the one it had begun).
     await sleep(1000);
-    // One start only (the orphaned backend may still finish the one it had begun).
     expect(entries().filter((e) => e.settling === 9)).toHaveLength(1);
     expect((await pendingApprovals()).filter((i) => i.action?.tool === 'settle')).toEqual([]);
   }, 90_000);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
+import { startRedisServer, TEST_AUDIT_KEY, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBanner, storeLabel } from '../src/commands/banner.js';
 import { SECRET } from './node-process.js';
@@ -54,7 +54,7 @@ describe('the start banner', () => {
   });
 
   it('distributed mode prints the URLs and how to make tokens, and no token', async () => {
-    const out = await bannerOf({ REDIS_URL: redis.url, HITL_SECRET: SECRET });
+    const out = await bannerOf({ REDIS_URL: redis.url, HITL_SECRET: SECRET, HITL_AUDIT_KEY: TEST_AUDIT_KEY });
     const url = out.match(/"url":"(http:\/\/[^"]+)"/)?.[1] ?? 'no url logged';
     expect(out).toContain(`HITL inquiry service (Redis at ${new URL(redis.url).host}) at ${url}`);
     expect(out).toContain(`  MCP endpoint:  ${url}/mcp`);

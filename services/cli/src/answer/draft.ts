@@ -1,5 +1,12 @@
 import type { PendingInquiry } from '@hitl/client';
-import { type FieldValue, type FormQuestion, type InquiryResponse, responseProblem } from '@hitl/protocol';
+import {
+  type AnswerExtras,
+  type FieldValue,
+  type FormQuestion,
+  type InquiryResponse,
+  responseProblem,
+} from '@hitl/protocol';
+import { approvalIntro, editable, editIntro, submitApproval, submitEdit } from './approval-step.js';
 import { parseField, pickOption, showValue } from './field-input.js';
 import { numbered, plain } from './text.js';
 
@@ -8,6 +15,7 @@ export type Step =
   | { kind: 'text' }
   | { kind: 'option' }
   | { kind: 'approval' }
+  | { kind: 'edit'; index: number }
   | { kind: 'field'; index: number }
   | { kind: 'confirm' };
 
@@ -21,6 +29,8 @@ export interface Draft {
   readonly single?: string;
   /** True when the prefill is the fallback's suggestion rather than the agent's default. */
   readonly suggested: boolean;
+  /** An approval's edited arguments so far (sent with approve). */
+  readonly edits?: Readonly<Record<string, unknown>>;
 }
 
 /** What one typed line did: the draft after it, lines to print, and the response once complete. */
@@ -28,6 +38,8 @@ export interface DraftResult {
   draft: Draft;
   say: string[];
   send?: InquiryResponse;
+  /** What goes with the response: a reason, an approval's edits, a standing approval. */
+  extras?: AnswerExtras;
 }
 
 const CLEAR = '-';
@@ -102,7 +114,9 @@ export function stepIntro(draft: Draft): string[] {
         ...(draft.single ? [prefillLine(draft, draft.single)] : []),
       ];
     case 'approval':
-      return ['Type approve or reject (a / r).'];
+      return approvalIntro(draft.inquiry, draft.edits ?? {});
+    case 'edit':
+      return editIntro(draft.inquiry, draft.edits ?? {}, step.index);
     case 'field': {
       const questions = questionsOf(draft);
       const q = questions[step.index];
@@ -131,6 +145,7 @@ export function stepIntro(draft: Draft): string[] {
 export function stepLabel(draft: Draft): string {
   const { step } = draft;
   if (step.kind === 'field') return questionsOf(draft)[step.index]?.id ?? 'field';
+  if (step.kind === 'edit') return editable(draft.inquiry)[step.index] ?? 'edit';
   return { text: 'answer', option: 'pick', approval: 'approve/reject', confirm: 'send?' }[step.kind];
 }
 
@@ -189,10 +204,15 @@ export function submitLine(draft: Draft, line: string): DraftResult {
       return sendChecked(draft, picked);
     }
     case 'approval': {
-      const word = line.trim().toLowerCase();
-      if (word === 'a' || word === 'approve') return { draft, say: [], send: 'approve' };
-      if (word === 'r' || word === 'reject') return { draft, say: [], send: 'reject' };
-      return again(draft, 'type approve or reject (a / r)');
+      const result = submitApproval(draft.inquiry, draft.edits ?? {}, line);
+      if (result.edit !== undefined) return moved(at(draft, { kind: 'edit', index: result.edit }));
+      if (!result.send) return { draft, say: result.say };
+      return { draft, say: result.say, send: result.send.response, extras: result.send.extras };
+    }
+    case 'edit': {
+      const { edits, next } = submitEdit(draft.inquiry, draft.edits ?? {}, step.index, line);
+      const step2: Step = next === undefined ? { kind: 'approval' } : { kind: 'edit', index: next };
+      return moved({ ...draft, edits, step: step2 });
     }
     case 'field':
       return submitField(draft, step.index, line);

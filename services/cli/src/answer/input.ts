@@ -1,3 +1,4 @@
+import { LIMITS } from '@hitl/protocol';
 import { back, stepIntro, submitLine } from './draft.js';
 import { inquiryLines, listLines } from './render.js';
 import { open, type SessionState, type Update } from './session.js';
@@ -7,7 +8,7 @@ export const HELP = [
   '  /list        questions waiting (the open one is marked *)',
   '  /open N      answer question N of the list instead',
   '  /next        leave this one for now and open the next',
-  '  /refuse      decline to answer ("I\'d rather not say")',
+  '  /refuse      decline to answer ("I\'d rather not say"); a reason may follow: /refuse ask Bob',
   '  /back        the previous field of a form',
   '  /show        print the open question again',
   '  /quit        leave (Ctrl-C or Ctrl-D too)',
@@ -44,7 +45,13 @@ function command(state: SessionState, name: string, arg: string, now: number): U
       return {
         state: { ...state, sending: true },
         print: [],
-        effects: [{ type: 'refuse', inquiryId: draft.inquiry.inquiryId }],
+        effects: [
+          {
+            type: 'refuse',
+            inquiryId: draft.inquiry.inquiryId,
+            ...(arg ? { reason: arg.slice(0, LIMITS.reasonChars) } : {}),
+          },
+        ],
       };
     case 'back': {
       if (!draft) return none(state, ['! No question is open (/list).']);
@@ -76,6 +83,13 @@ export function onLine(state: SessionState, line: string, now: number): Update {
   return {
     state: { ...next, sending: true },
     print: result.say,
-    effects: [{ type: 'answer', inquiryId: draft.inquiry.inquiryId, response: result.send }],
+    effects: [
+      {
+        type: 'answer',
+        inquiryId: draft.inquiry.inquiryId,
+        response: result.send,
+        ...(result.extras && Object.keys(result.extras).length > 0 ? { extras: result.extras } : {}),
+      },
+    ],
   };
 }

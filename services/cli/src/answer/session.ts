@@ -1,5 +1,5 @@
 import type { ConnectionStatus, DeviceSnapshot, PendingInquiry, ResolvedNotice } from '@hitl/client';
-import type { DeviceAck, InquiryResponse } from '@hitl/protocol';
+import type { AnswerExtras, DeviceAck, InquiryResponse } from '@hitl/protocol';
 import { type Draft, startDraft, stepIntro, stepLabel } from './draft.js';
 import { endingText, inquiryLines } from './render.js';
 import { countdown, preview } from './text.js';
@@ -21,8 +21,8 @@ export interface SessionState {
 
 /** What the I/O edge must do after an update. */
 export type Effect =
-  | { type: 'answer'; inquiryId: string; response: InquiryResponse }
-  | { type: 'refuse'; inquiryId: string }
+  | { type: 'answer'; inquiryId: string; response: InquiryResponse; extras?: AnswerExtras }
+  | { type: 'refuse'; inquiryId: string; reason?: string }
   | { type: 'quit'; code: number };
 
 export interface Update {

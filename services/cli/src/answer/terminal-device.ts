@@ -94,7 +94,9 @@ export function runTerminalDevice(
     if (effect.type === 'quit') return quit(effect.code);
     const { inquiryId } = effect;
     const sent =
-      effect.type === 'answer' ? device.answer(inquiryId, effect.response) : device.refuse(inquiryId);
+      effect.type === 'answer'
+        ? device.answer(inquiryId, effect.response, effect.extras)
+        : device.refuse(inquiryId, effect.reason);
     void sent.then((ack) => apply(onAck(state, inquiryId, ack, deps.now())));
   };
   // A live countdown in the prompt; readline redraws the typed text with it.

@@ -1,4 +1,4 @@
-import type { Config } from '@hitl/inquiry';
+import type { Config } from '@hitl/runtime';
 
 /** Ready-made tokens, printed only by an embedded node that keeps its own secret in the state folder. */
 export interface WelcomeTokens {

@@ -1,5 +1,7 @@
-import { createLocalDecider, openAiChatModel, startDecisionServer } from '@hitl/decision-agent';
-import { createLogger, followSharedRevocations, loadOrCreateSecret } from '@hitl/inquiry';
+import { startDecisionServer } from '@hitl/decision-agent';
+import { createLocalDecider, openAiChatModel } from '@hitl/decisions';
+import { followSharedRevocations } from '@hitl/inquiry';
+import { createLogger, loadOrCreateSecret } from '@hitl/runtime';
 import type { Command } from 'commander';
 import { exitOnSetupError, loadConfigOrExit } from '../config-or-exit.js';
 import { exitWithParent } from '../exit-with-parent.js';

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, redactUrl, SecretFileError, StateLockedError } from '@hitl/inquiry';
+import { StateLockedError } from '@hitl/inquiry';
 import {
   type BackendSpec,
   createProxyLogger,
@@ -10,6 +10,7 @@ import {
   startProxy,
 } from '@hitl/mcp-proxy';
 import { UserIdSchema } from '@hitl/protocol';
+import { ConfigError, loadConfig, redactUrl, SecretFileError } from '@hitl/runtime';
 import { type Command, InvalidArgumentError } from 'commander';
 import { exitWithParent } from '../exit-with-parent.js';
 

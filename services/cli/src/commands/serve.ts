@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { endLogOutput, type RunningNode, startNode } from '@hitl/inquiry';
+import { type RunningNode, startNode } from '@hitl/inquiry';
+import { endLogOutput } from '@hitl/runtime';
 import type { Command } from 'commander';
 import { exitOnSetupError, loadConfigOrExit } from '../config-or-exit.js';
 import { exitWithParent } from '../exit-with-parent.js';
@@ -15,12 +16,13 @@ export function registerServe(program: Command): void {
     .action(async () => {
       const config = loadConfigOrExit('serve');
       ignoreGoneReader(process.stdout);
+      const started = stopOnSignals();
       const node = await startNode(config, { webRoot: WEB_ROOT }).catch(exitOnSetupError('serve'));
+      started(node);
       const embeddedOwnSecret = !config.secret && !config.redisUrl && !config.redisClusterNodes;
       const tokens = embeddedOwnSecret ? await welcomeTokens(node) : undefined;
       const signedIn = embeddedOwnSecret && (await hasSignedInDevice(node, WELCOME_USER));
       process.stdout.write(startBanner(node.url, storeLabel(config), tokens, { signedIn }));
-      stopOnSignals(node);
     });
 }
 
@@ -42,28 +44,41 @@ async function welcomeTokens(node: RunningNode): Promise<WelcomeTokens> {
   };
 }
 
-/** First signal: drain and exit 0 (1 if closing failed). Second signal: exit 1 at once. */
-function stopOnSignals(node: RunningNode): void {
-  let stopping = false;
-  const exit = async (code: number) => {
-    await endLogOutput(node.logger);
+/**
+ * First signal: drain and exit 0 (1 if closing failed). Second signal: exit 1 at once. Installed
+ * before the node starts, so a signal right after its 'node listening' line (what a supervisor waits
+ * for) drains it too; one that comes while it starts stops it as soon as it is up. Returns what to
+ * call with the started node.
+ */
+function stopOnSignals(): (node: RunningNode) => void {
+  let node: RunningNode | undefined;
+  let signalled: NodeJS.Signals | undefined;
+  const exit = async (running: RunningNode, code: number) => {
+    await endLogOutput(running.logger);
     process.exit(code);
   };
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    node.logger.info({ signal }, 'stopping');
-    node.close().then(
-      () => exit(0),
+  const halt = (running: RunningNode, signal: NodeJS.Signals) => {
+    running.logger.info({ signal }, 'stopping');
+    running.close().then(
+      () => exit(running, 0),
       (error: unknown) => {
-        node.logger.error({ err: error }, 'shutdown failed');
-        return exit(1);
+        running.logger.error({ err: error }, 'shutdown failed');
+        return exit(running, 1);
       },
     );
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    if (signalled) process.exit(1);
+    signalled = signal;
+    if (node) halt(node, signal);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   exitWithParent();
+  return (started) => {
+    node = started;
+    if (signalled) halt(started, signalled);
+  };
 }
 
 /** True when `user` has a device on record whose token is neither revoked nor expired (it signed in before). */

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { TokenService } from '@hitl/auth';
-import { loadOrCreateSecret, type RevocationReceipt, revokeInSharedStore } from '@hitl/inquiry';
+import { type RevocationReceipt, revokeInSharedStore } from '@hitl/inquiry';
 import { type RevocationBody, RevocationBodySchema } from '@hitl/protocol';
+import { loadOrCreateSecret } from '@hitl/runtime';
 import type { Command } from 'commander';
 import { loadConfigOrExit } from '../config-or-exit.js';
 

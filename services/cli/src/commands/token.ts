@@ -1,6 +1,6 @@
 import { TokenService } from '@hitl/auth';
-import { ConfigError, loadConfig, loadOrCreateSecret } from '@hitl/inquiry';
 import { RoleSchema, UserIdSchema } from '@hitl/protocol';
+import { ConfigError, loadConfig, loadOrCreateSecret } from '@hitl/runtime';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { registerTokenRevoke } from './token-revoke.js';
 

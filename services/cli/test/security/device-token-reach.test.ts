@@ -54,9 +54,9 @@ describe('what a device token reaches after its owner acts', { timeout: 120_000 
       const late = await claim(b.url, before.code, 'Thief phone', '127.0.0.42');
       expect(late.status).toBe(400);
       expect(late.body).toMatchObject({ error: { code: 'invalid_pairing' } });
+      const cutoff = (revoked.body.revoked as { issuedUpTo: number }).issuedUpTo;
       // Time is under test: `iat` has whole seconds and the cutoff includes its own, so the
       // person's next token must come from a later second to be valid.
-      const cutoff = (revoked.body.revoked as { issuedUpTo: number }).issuedUpTo;
       await sleep(Math.max(0, (cutoff + 1) * 1000 - Date.now()) + 50);
       const fresh = await deviceToken('reach-2', 'New laptop');
       const after = await makePairing(a.url, fresh);

@@ -6,7 +6,7 @@ import type { DeviceInquiry } from '@hitl/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type NodeProcess, SECRET, sleep, spawnNode, token } from '../node-process.js';
+import { eventually, type NodeProcess, SECRET, spawnNode, token } from '../node-process.js';
 
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 /** A real MCP backend (official SDK): `jot` has no annotations; each run appends a line to LEDGER_FILE. */
@@ -72,15 +72,14 @@ describe('security: the proxy asks before running an unannotated tool, whatever 
         settled = true;
       },
     );
-    await sleep(1500);
-    expect(await readFile(ledger, 'utf8')).toBe('');
-    expect(settled).toBe(false);
-
+    // A person is asked; until they answer, nothing has run and the call waits.
     let approval: DeviceInquiry | undefined;
     await eventually(async () => {
       approval = (await pendingApprovals()).find((i) => i.action?.tool === 'jot');
       return approval !== undefined;
-    }, 5000);
+    });
+    expect(await readFile(ledger, 'utf8')).toBe('');
+    expect(settled).toBe(false);
     const rejected = await fetch(`${node.url}/api/inquiries/${approval?.inquiryId}/answer`, {
       method: 'POST',
       headers: {

@@ -1,6 +1,6 @@
 import { startRedisServer, type TestRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type NodeProcess, sleep, spawnNode, token } from '../node-process.js';
+import { eventually, gauge, type NodeProcess, sleep, spawnNode, token } from '../node-process.js';
 import { askQuestion, questionsSeen, watchSocket } from './socket-helpers.js';
 
 /**
@@ -39,10 +39,15 @@ describe.each(['memory', 'redis'] as const)('socket session recovery (%s store)'
     const internals = victim.socket as unknown as { _pid?: string; _lastOffset?: string };
     const session = { pid: internals._pid ?? victim.socket.id, offset: internals._lastOffset ?? '0' };
     // A dropped transport (not a clean disconnect) is what a server keeps a session for.
+    const connected = await gauge(victimNode().url, 'hitl_connected_devices');
     victim.socket.io.engine.close();
-    await sleep(300);
+    await eventually(async () => (await gauge(victimNode().url, 'hitl_connected_devices')) < connected);
+    // A question the victim misses: another device of the victim's sees it go out.
+    const witness = watchSocket(victimNode().url, { token: await token(user, 'device') });
+    expect(await witness.outcome).toEqual({ connected: true });
     askQuestion(victimNode().url, user, `${user} missed question`, calls.signal);
-    await sleep(500);
+    await eventually(() => questionsSeen(witness.events).includes(`${user} missed question`));
+    witness.socket.close();
     return session;
   }
 
@@ -50,8 +55,8 @@ describe.each(['memory', 'redis'] as const)('socket session recovery (%s store)'
     const session = await victimSession(`${mode}-victim-1`);
     for (const auth of [{ ...session }, { ...session, token: 'forged.token.value' }]) {
       const attacker = watchSocket(attackerNode().url, auth);
+      // Whatever the server sent before its refusal came before it, on the one ordered socket.
       const outcome = await attacker.outcome;
-      await sleep(200);
       attacker.socket.close();
       expect(questionsSeen(attacker.events)).toEqual([]);
       expect(outcome.connected).toBe(false);
@@ -73,6 +78,7 @@ describe.each(['memory', 'redis'] as const)('socket session recovery (%s store)'
     expect(await witness.outcome).toEqual({ connected: true });
     askQuestion(victimNode().url, victimUser, `${victimUser} live question`, calls.signal);
     await eventually(() => questionsSeen(witness.events).includes(`${victimUser} live question`));
+    // time itself is under test: it does not reach the attacker either, for a while.
     await sleep(500);
     attacker.socket.close();
     witness.socket.close();
