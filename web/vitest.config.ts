@@ -13,5 +13,7 @@ export default defineConfig({
     // Files share their worker's module cache (no fresh import per file: that was a fifth of the
     // suite's CPU); each file starts its own nodes, ports and users, so no state is shared.
     isolate: false,
+    // A poll waits on an event, not on speed: a loaded machine must not turn a late event into a failure.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DeviceClient } from '@hitl/client';
 import type { RunningNode } from '@hitl/inquiry';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attachNativeShell } from '../src/capacitor.js';
 import { notificationId } from '../src/index.js';
 import { installBrowserGlobals, RecordingNotification, testDocument } from './browser-globals.js';
@@ -12,13 +12,8 @@ import { agent, device, startRealNode, structured, until } from './real-node.js'
 installBrowserGlobals();
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
-const waitUntil = async (test: () => boolean, ms = 8000) => {
-  const until = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+/** How long a notification may take to show or close (a wait on it, through `vi.waitFor`). */
+const NOTICED = { timeout: 10_000, interval: 20 };
 
 describe('the shell adapter on Capacitor plugins (web implementations) and a real node', () => {
   let node: RunningNode;
@@ -69,7 +64,7 @@ describe('the shell adapter on Capacitor plugins (web implementations) and a rea
       name: 'send_inquiry',
       arguments: { question: 'Which **size** should I order?' },
     });
-    await waitUntil(() => RecordingNotification.shown.length === 1);
+    await vi.waitFor(() => expect(RecordingNotification.shown).toHaveLength(1), NOTICED);
     const [shown] = RecordingNotification.shown;
     const inquiryId = (await until(phone, (s) => s.inquiries.length === 1)).inquiries[0]!.inquiryId;
     expect(shown).toMatchObject({
@@ -80,7 +75,7 @@ describe('the shell adapter on Capacitor plugins (web implementations) and a rea
     });
 
     expect(await laptop.answer(inquiryId, 'M')).toEqual({ ok: true, status: 'answered' });
-    await waitUntil(() => shown!.closed);
+    await vi.waitFor(() => expect(shown?.closed).toBe(true), NOTICED);
     expect(structured(await call)).toMatchObject({ answer: 'M', resolvedBy: { deviceName: 'Laptop' } });
     expect(errors).toEqual([]);
   });
@@ -99,7 +94,7 @@ describe('the shell adapter on Capacitor plugins (web implementations) and a rea
       name: 'send_inquiry',
       arguments: { question: 'Which week suits you?', timeoutMs: 2000, answerWithinMs: 3 * 86_400_000 },
     });
-    await waitUntil(() => RecordingNotification.shown.length === 1);
+    await vi.waitFor(() => expect(RecordingNotification.shown).toHaveLength(1), NOTICED);
     const [shown] = RecordingNotification.shown;
     const held = (await until(phone, (s) => s.inquiries.length === 1)).inquiries[0]!;
     // The phone counts down to the end of the window (on its own clock), three days out.
@@ -111,6 +106,7 @@ describe('the shell adapter on Capacitor plugins (web implementations) and a rea
     // The hold ends: the agent hears "pending"; the question and its notification stay.
     const first = structured(await call);
     expect(first.status).toBe('pending');
+    // time itself is under test: past the hold, nothing closes the notification for a while.
     await new Promise((r) => setTimeout(r, 500));
     expect(shown?.closed).toBe(false);
     expect(phone.getSnapshot().inquiries.map((i) => i.inquiryId)).toEqual([held.inquiryId]);
@@ -121,7 +117,7 @@ describe('the shell adapter on Capacitor plugins (web implementations) and a rea
       arguments: { inquiryId: first.inquiryId, waitMs: 20_000 },
     });
     expect(await laptop.answer(held.inquiryId, 'next week')).toEqual({ ok: true, status: 'answered' });
-    await waitUntil(() => shown!.closed);
+    await vi.waitFor(() => expect(shown?.closed).toBe(true), NOTICED);
     expect(structured(await collected)).toMatchObject({
       status: 'answered',
       answer: 'next week',
@@ -168,10 +164,14 @@ describe('the shell adapter on Capacitor plugins (web implementations) and a rea
     const mcp = await agent(node, user);
     cleanup.push(() => mcp.close());
     const call = mcp.callTool({ name: 'send_inquiry', arguments: { question: 'Asked while away' } });
+    // time itself is under test: away longer than the 200 ms pause that calls for a fresh connection.
     await new Promise((r) => setTimeout(r, 300));
     testDocument.setHidden(false);
     expect(reconnects).toBe(1);
-    await waitUntil(() => current !== first && current.getSnapshot().inquiries.length === 1);
+    await vi.waitFor(() => {
+      expect(current).not.toBe(first);
+      expect(current.getSnapshot().inquiries).toHaveLength(1);
+    }, NOTICED);
     expect(first.getSnapshot().status).toBe('closed');
     const synced = current.getSnapshot().inquiries[0]!;
     expect(synced.question).toBe('Asked while away');
@@ -187,6 +187,7 @@ describe('the shell adapter on Capacitor plugins (web implementations) and a rea
     await handle.permission;
     testDocument.setHidden(true);
     testDocument.setHidden(false);
+    // time itself is under test: no reconnect follows for a while.
     await new Promise((r) => setTimeout(r, 50));
     expect(reconnects).toBe(0);
 

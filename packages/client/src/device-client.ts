@@ -1,4 +1,5 @@
 import {
+  type AnswerExtras,
   type DeviceAck,
   type DeviceInquiry,
   type DeviceToServerEvents,
@@ -107,14 +108,16 @@ class SocketDeviceClient implements DeviceClient {
     return this.events.on(event, listener);
   }
 
-  answer(inquiryId: string, response: InquiryResponse): Promise<DeviceAck> {
+  answer(inquiryId: string, response: InquiryResponse, extras: AnswerExtras = {}): Promise<DeviceAck> {
     return this.send('inquiry:answer', inquiryId, (s) =>
-      s.emitWithAck('inquiry:answer', { inquiryId, response }),
+      s.emitWithAck('inquiry:answer', { inquiryId, response, ...extras }),
     );
   }
 
-  refuse(inquiryId: string): Promise<DeviceAck> {
-    return this.send('inquiry:refuse', inquiryId, (s) => s.emitWithAck('inquiry:refuse', { inquiryId }));
+  refuse(inquiryId: string, reason?: string): Promise<DeviceAck> {
+    return this.send('inquiry:refuse', inquiryId, (s) =>
+      s.emitWithAck('inquiry:refuse', { inquiryId, ...(reason ? { reason } : {}) }),
+    );
   }
 
   connect(): void {

@@ -1,4 +1,11 @@
-import type { DeviceAck, ErrorCode, InquiryResponse, InquiryStatus, ResolvedBy } from '@hitl/protocol';
+import type {
+  AnswerExtras,
+  DeviceAck,
+  ErrorCode,
+  InquiryResponse,
+  InquiryStatus,
+  ResolvedBy,
+} from '@hitl/protocol';
 import type { BackoffOptions } from './backoff.js';
 import type { Clock } from './clock.js';
 import type { PendingInquiry } from './pending.js';
@@ -65,10 +72,13 @@ export interface DeviceClient {
   /** Called after every snapshot change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
   on<K extends keyof DeviceClientEvents>(event: K, listener: DeviceClientEvents[K]): () => void;
-  /** Answers an inquiry: text, or an object keyed by question id for a form. */
-  answer(inquiryId: string, response: InquiryResponse): Promise<DeviceAck>;
-  /** "I'd rather not say". */
-  refuse(inquiryId: string): Promise<DeviceAck>;
+  /**
+   * Answers an inquiry: text, or an object keyed by question id for a form; `extras` adds a reason,
+   * and to an approval's "approve" edited arguments or a standing approval (`allowFor`).
+   */
+  answer(inquiryId: string, response: InquiryResponse, extras?: AnswerExtras): Promise<DeviceAck>;
+  /** "I'd rather not say", with the person's reason when they gave one. */
+  refuse(inquiryId: string, reason?: string): Promise<DeviceAck>;
   connect(): void;
   /** Disconnects for good and stops every timer. */
   close(): void;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
 import type { DeviceAck } from '@hitl/protocol';
-import { startRedisServer } from '@hitl/store/testing';
+import { eventually, sleep, startRedisServer } from '@hitl/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Clock, createDeviceClient, type DeviceClient, type ResolvedNotice } from '../src/index.js';
 import { agent, startRealNode, structured, token, until } from './real-node.js';
@@ -83,7 +83,12 @@ describe('device client against a real node', () => {
     const user = newUser();
     const mcp = await agent(node, user);
     const call = mcp.callTool({ name: 'send_inquiry', arguments: { question: 'Budget?', timeoutMs: 5000 } });
-    await new Promise((r) => setTimeout(r, 300));
+    // The inquiry is stored before the tablet connects, so it reaches the tablet by sync, not by a push.
+    const listing = { headers: { Authorization: `Bearer ${await token(node, user, 'device')}` } };
+    await eventually(async () => {
+      const page = (await (await fetch(`${node.url}/api/inquiries`, listing)).json()) as { items: unknown[] };
+      return page.items.length === 1;
+    });
     const late = await device(user, 'tablet', { deviceTimer: false });
     const synced = await until(late, (s) => s.synced && s.inquiries.length === 1);
     const id = synced.inquiries[0]!.inquiryId;
@@ -156,7 +161,7 @@ describe('device client against a real node', () => {
     const plain = mcp.callTool({ name: 'send_inquiry', arguments: { question: 'Now?', timeoutMs: 5000 } });
     const plainId = (await until(phone, (s) => s.inquiries.length === 1)).inquiries[0]?.inquiryId;
     // The control: its 1.5 s device tier ends at once here, and the server refuses the early report.
-    await expect.poll(() => timeouts.length).toBe(1);
+    await eventually(() => timeouts.length === 1);
     expect(timeouts[0]?.[0]).toBe(plainId);
     expect(timeouts[0]?.[1]).toMatchObject({ ok: false, error: { code: 'too_early' } });
 
@@ -168,7 +173,8 @@ describe('device client against a real node', () => {
     const laterId = later.inquiries.find((i) => i.question === 'Later?')?.inquiryId ?? '';
     // Its countdown to answerBy (20 s) would end within a second on this clock; the hold ends at 2 s.
     expect(structured(await windowed)).toMatchObject({ status: 'pending', inquiryId: laterId });
-    await new Promise((r) => setTimeout(r, 500));
+    // time itself is under test: past the hold, the fast countdown must not report it for a while.
+    await sleep(500);
     expect(timeouts.map(([id]) => id)).toEqual([plainId]);
     expect(await phone.answer(laterId, 'yes')).toEqual({ ok: true, status: 'answered' });
     expect(await phone.answer(plainId ?? '', 'now')).toEqual({ ok: true, status: 'answered' });

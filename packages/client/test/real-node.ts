@@ -1,5 +1,6 @@
 import { loadConfig, type RunningNode, startNode } from '@hitl/inquiry';
 import type { InquiryResult, Role } from '@hitl/protocol';
+import { TEST_AUDIT_KEY } from '@hitl/store/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { DeviceClient, DeviceSnapshot } from '../src/index.js';
@@ -12,6 +13,7 @@ export async function startRealNode(env: Record<string, string> = {}): Promise<R
     loadConfig({
       PORT: '0',
       HITL_SECRET: SECRET,
+      HITL_AUDIT_KEY: TEST_AUDIT_KEY,
       HITL_STATE_DIR: '/nonexistent-unused',
       HITL_STORE: 'memory',
       LOG_LEVEL: 'silent',

@@ -7,6 +7,9 @@ import {
   type PairingClaimResult,
   PairingClaimResultSchema,
   PairingSchema,
+  type StandingApprovalView,
+  StandingEndedSchema,
+  StandingListSchema,
 } from '@hitl/protocol';
 import { nodeOrigin } from '../platform/node-url';
 
@@ -81,3 +84,17 @@ export const revokeDevice = async (token: string, jti: string): Promise<void> =>
     DeviceRevokedSchema,
   );
 };
+
+/** `GET /api/approvals/standing`: the standing approvals covering this user or made by them. */
+export const listStanding = async (token: string): Promise<StandingApprovalView[]> =>
+  (await send('/api/approvals/standing', { headers: bearer(token) }, StandingListSchema)).items;
+
+/** `DELETE /api/approvals/standing/:id`: ends it at once, on every node. */
+export const endStanding = async (token: string, id: string): Promise<StandingApprovalView> =>
+  (
+    await send(
+      `/api/approvals/standing/${encodeURIComponent(id)}`,
+      { method: 'DELETE', headers: bearer(token) },
+      StandingEndedSchema,
+    )
+  ).ended;

@@ -6,6 +6,7 @@ export const CHANNEL_NAMES: Record<Delivery['channel'], string> = {
   push: 'Push',
   email: 'Mail',
   webhook: 'Webhook',
+  slack: 'Slack',
 };
 
 /** One attempt in words: the HTTP or SMTP status, or the error before any. */
@@ -23,7 +24,8 @@ export function ChannelList({ channels, error }: ChannelsState) {
   if (channels === undefined) return <p className="muted">Reading channels…</p>;
   if (channels === null) return <p className="muted">This server does not report channels.</p>;
   const items = channels.deliveries;
-  if (items.length === 0) return <p className="muted">No push, mail or webhook was sent for this inquiry.</p>;
+  if (items.length === 0)
+    return <p className="muted">No push, mail, webhook or Slack message was sent for this inquiry.</p>;
   return (
     <ul className="channels">
       {items.map((d) => (

@@ -52,6 +52,8 @@ export const inquiryUrl = (inquiryId: string) => `/#inquiry=${encodeURIComponent
  * every choice before picking one).
  */
 function buttonsFor(push: InquiryPush): { buttons: NotificationButton[]; answers: Record<string, string> } {
+  // A passkey approval is approved only on the card, with the passkey: a tap opens it.
+  if (push.requirePasskey) return { buttons: [], answers: {} };
   if (push.kind === 'approval') {
     return {
       buttons: [

@@ -1,13 +1,23 @@
 import type { PendingInquiry } from '@hitl/client';
-import type { DeviceAck, InquiryResponse } from '@hitl/protocol';
-import { type FormEvent, type KeyboardEvent, useRef } from 'react';
+import type { AnswerExtras, DeviceAck, InquiryResponse } from '@hitl/protocol';
+import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { ReasonInput } from './approval-edit';
 import { FieldInput } from './fields';
 import { useDraft } from './use-draft';
 import { SendError, useSend } from './use-send';
 
 export interface Actions {
-  answer(inquiryId: string, response: InquiryResponse): Promise<DeviceAck>;
-  refuse(inquiryId: string): Promise<DeviceAck>;
+  answer(inquiryId: string, response: InquiryResponse, extras?: AnswerExtras): Promise<DeviceAck>;
+  refuse(inquiryId: string, reason?: string): Promise<DeviceAck>;
+  /**
+   * Approve with a passkey (the only approve a `requirePasskey` approval takes), bound to
+   * `approvedArguments` (the whole arguments after any edit).
+   */
+  approveWithPasskey?(
+    inquiryId: string,
+    extras: AnswerExtras,
+    approvedArguments?: Record<string, unknown>,
+  ): Promise<DeviceAck>;
 }
 
 /** The buttons every card ends with; the primary one submits the card's form. */
@@ -29,6 +39,7 @@ export function AnswerForm({ inquiry, actions }: { inquiry: PendingInquiry; acti
   const { fields, draft, source, problems, change, check } = useDraft(inquiry);
   const { busy, error, run } = useSend();
   const formRef = useRef<HTMLFormElement>(null);
+  const [reason, setReason] = useState('');
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
@@ -77,10 +88,14 @@ export function AnswerForm({ inquiry, actions }: { inquiry: PendingInquiry; acti
       </fieldset>
       {problems._form ? <p className="field-error">{problems._form}</p> : null}
       <SendError error={error} />
+      <details className="refuse-reason">
+        <summary>Rather not say? Tell the agent why (optional)</summary>
+        <ReasonInput inquiryId={inquiry.inquiryId} value={reason} disabled={busy} onChange={setReason} />
+      </details>
       <CardButtons
         busy={busy}
         primary={busy ? 'Sending…' : 'Answer'}
-        onRefuse={() => void run(() => actions.refuse(inquiry.inquiryId))}
+        onRefuse={() => void run(() => actions.refuse(inquiry.inquiryId, reason.trim() || undefined))}
       />
     </form>
   );

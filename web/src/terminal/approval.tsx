@@ -1,8 +1,13 @@
 import type { PendingInquiry } from '@hitl/client';
-import { showInvisible, type Vote } from '@hitl/protocol';
+import { type AnswerExtras, showInvisible, type Vote } from '@hitl/protocol';
+import { useState } from 'react';
 import type { Actions } from './answer-form';
+import { EditFields, editedArguments, editFields, initialText, mayStand, ReasonInput } from './approval-edit';
 import { approvalReasons, byteSize } from './approval-reasons';
 import { SendError, useSend } from './use-send';
+
+/** "Approve and allow the same for a while": the one length the card offers. */
+const STANDING_MINUTES = 15;
 
 /** Arguments longer than this (characters or lines) fold, with their size on the fold. */
 const FOLD_CHARS = 600;
@@ -80,6 +85,36 @@ export function ApprovalForm(props: { inquiry: PendingInquiry; actions: Actions;
   const { busy, error, run } = useSend();
   const { action } = inquiry;
   const mine = inquiry.votes?.find((v) => v.userId === userId);
+  const fields = editFields(inquiry);
+  const [texts, setTexts] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.map((f) => [f.name, initialText(f, action?.arguments[f.name])])),
+  );
+  const [reason, setReason] = useState('');
+  const [allow, setAllow] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const said = reason.trim() ? { reason: reason.trim() } : {};
+  const approve = () => {
+    const { edits, problem: bad } = editedArguments(fields, texts, action?.arguments ?? {});
+    setProblem(bad ?? null);
+    if (bad) return;
+    const edited = Object.keys(edits).length > 0;
+    const extras: AnswerExtras = {
+      ...said,
+      ...(edited ? { arguments: edits } : {}),
+      // A passkey approval is never allowed for a while (the node refuses it).
+      ...(allow && !inquiry.requirePasskey ? { allowFor: { minutes: STANDING_MINUTES } } : {}),
+    };
+    if (inquiry.requirePasskey) {
+      const approved = edited ? { ...(action?.arguments ?? {}), ...edits } : undefined;
+      void run(
+        () =>
+          actions.approveWithPasskey?.(inquiry.inquiryId, extras, approved) ??
+          actions.answer(inquiry.inquiryId, 'approve', extras),
+      );
+      return;
+    }
+    void run(() => actions.answer(inquiry.inquiryId, 'approve', extras));
+  };
   return (
     <div className="approval">
       <Reasons inquiry={inquiry} />
@@ -102,22 +137,44 @@ export function ApprovalForm(props: { inquiry: PendingInquiry; actions: Actions;
       ) : (
         <p className="muted">The agent did not say which action this approves.</p>
       )}
-      <SendError error={error} />
+      {mine ? null : (
+        <>
+          <EditFields
+            inquiryId={inquiry.inquiryId}
+            fields={fields}
+            texts={texts}
+            disabled={busy}
+            onChange={(name, text) => setTexts({ ...texts, [name]: text })}
+          />
+          <ReasonInput inquiryId={inquiry.inquiryId} value={reason} disabled={busy} onChange={setReason} />
+          {mayStand(inquiry) ? (
+            <div className="field checkbox">
+              <input
+                id={`${inquiry.inquiryId}-allow`}
+                type="checkbox"
+                checked={allow}
+                disabled={busy}
+                onChange={(e) => setAllow(e.target.checked)}
+              />
+              <label htmlFor={`${inquiry.inquiryId}-allow`}>
+                Also allow the same for {STANDING_MINUTES} minutes (later calls of this tool run without
+                asking)
+              </label>
+            </div>
+          ) : null}
+        </>
+      )}
+      <SendError error={problem ?? error} />
       {mine ? null : (
         <div className="buttons">
-          <button
-            type="button"
-            className="primary approve"
-            disabled={busy}
-            onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'approve'))}
-          >
-            Approve
+          <button type="button" className="primary approve" disabled={busy} onClick={approve}>
+            {inquiry.requirePasskey ? 'Approve with passkey' : 'Approve'}
           </button>
           <button
             type="button"
             className="danger"
             disabled={busy}
-            onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'reject'))}
+            onClick={() => void run(() => actions.answer(inquiry.inquiryId, 'reject', said))}
           >
             Reject
           </button>

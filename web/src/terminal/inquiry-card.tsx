@@ -1,5 +1,6 @@
 import type { PendingInquiry, ResolvedNotice } from '@hitl/client';
 import { showInvisible } from '@hitl/protocol';
+import type { ReactNode } from 'react';
 import { QuestionText } from '../markdown/safe-markdown';
 import { outcomeText } from '../outcome';
 import { type Actions, AnswerForm } from './answer-form';
@@ -30,6 +31,8 @@ export function InquiryCard(props: {
   actions: Actions;
   /** The signed-in person, so a quorum approval knows whether they voted. */
   userId?: string;
+  /** Shown for an approval instead of its approve / reject form (the chat's card never approves). */
+  approvalSlot?: ReactNode;
 }) {
   const { inquiry, notice, actions } = props;
   const closed = notice !== undefined;
@@ -66,7 +69,7 @@ export function InquiryCard(props: {
           ) : null}
         </p>
       ) : inquiry.kind === 'approval' ? (
-        <ApprovalForm inquiry={inquiry} actions={actions} userId={props.userId} />
+        (props.approvalSlot ?? <ApprovalForm inquiry={inquiry} actions={actions} userId={props.userId} />)
       ) : (
         <AnswerForm inquiry={inquiry} actions={actions} />
       )}

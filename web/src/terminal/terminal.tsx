@@ -1,9 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { DevicesView } from '../devices/devices-view';
+import { StandingView } from '../devices/standing-view';
+import { approveWithPasskey } from '../passkeys/passkey-api';
+import { PasskeysSection } from '../passkeys/passkeys-section';
 import type { Session } from '../session';
 import { ConnectionBadge } from './connection-badge';
 import { answerText, HistoryList } from './history-list';
 import { InquiryCard } from './inquiry-card';
+import { InquiryPageNotice, inquiryFromPath } from './inquiry-page';
 import { askNotificationPermission, notificationPermission } from './notify';
 import { offersWebPush, PushButton, PushStatus, usePushControl } from './push-control';
 import { useDevice } from './use-device';
@@ -59,6 +63,8 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
       b.inquiry.createdAt - a.inquiry.createdAt || (a.inquiry.inquiryId < b.inquiry.inquiryId ? 1 : -1),
   );
   useOpenInquiry(cards.map((c) => c.inquiry.inquiryId));
+  // `/i/<id>`: the page a chat sends a person to for one question (its card is focused when pending).
+  const [pageInquiry] = useState(() => inquiryFromPath(window.location.pathname));
   // Each ending re-reads the history, so it lists the inquiry and its closing card can say the answer.
   const history = useHistory(session.token, closing.map((c) => c.inquiry.inquiryId).join(' '));
   const ended = new Map((history.items ?? []).map((i) => [i.inquiryId, i]));
@@ -92,6 +98,8 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
       {showDevices ? (
         <main>
           <DevicesView token={session.token} />
+          <PasskeysSection token={session.token} deviceName={deviceName} />
+          <StandingView token={session.token} />
           <button type="button" className="link" onClick={() => setShowDevices(false)}>
             Back to your questions
           </button>
@@ -104,6 +112,14 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
             The server refused this token ({snapshot.error}). Open the link printed by <code>hitl serve</code>{' '}
             again, or sign out and paste a device token.
           </p>
+        ) : null}
+        {pageInquiry !== null ? (
+          <InquiryPageNotice
+            inquiryId={pageInquiry}
+            pending={snapshot.inquiries.some((i) => i.inquiryId === pageInquiry)}
+            synced={snapshot.synced}
+            token={session.token}
+          />
         ) : null}
         {cards.length === 0 && snapshot.synced ? (
           <p className="empty">
@@ -121,8 +137,18 @@ export function Terminal({ session, deviceId, deviceName, onRename, onSignOut }:
                 answered={notice ? answerOf(ended.get(inquiry.inquiryId)) : undefined}
                 userId={session.claims?.sub}
                 actions={{
-                  answer: (id, response) => (client ? client.answer(id, response) : notConnected()),
-                  refuse: (id) => (client ? client.refuse(id) : notConnected()),
+                  answer: (id, response, extras) =>
+                    client ? client.answer(id, response, extras) : notConnected(),
+                  refuse: (id, reason) => (client ? client.refuse(id, reason) : notConnected()),
+                  approveWithPasskey: (id, extras, approved) =>
+                    client
+                      ? approveWithPasskey(
+                          session.token,
+                          id,
+                          (webauthn) => client.answer(id, 'approve', { ...extras, webauthn }),
+                          approved,
+                        )
+                      : notConnected(),
                 }}
               />
             </li>

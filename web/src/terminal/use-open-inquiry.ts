@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { inquiryFromPath } from './inquiry-page';
 
 /** The service worker's message after a plain click on a notification (push-events.ts). */
 const OPEN_INQUIRY = 'hitl:open-inquiry';
@@ -16,12 +17,15 @@ export function inquiryFromHash(hash: string): string | null {
 
 /**
  * Brings one inquiry's card into view and gives it focus when a notification about it was clicked:
- * from the address (`/#inquiry=<id>`, the page was opened by the click) or from the service worker's
+ * from the address (`/#inquiry=<id>`, the page was opened by the click; or `/i/<id>`, the page a
+ * chat sends a person to) or from the service worker's
  * message (the page was already open). Waits for the card while the list syncs; `ids` are the cards
  * shown now.
  */
 export function useOpenInquiry(ids: readonly string[]): void {
-  const [wanted, setWanted] = useState<string | null>(() => inquiryFromHash(location.hash));
+  const [wanted, setWanted] = useState<string | null>(
+    () => inquiryFromHash(location.hash) ?? inquiryFromPath(location.pathname),
+  );
 
   useEffect(() => {
     const worker = navigator.serviceWorker;

@@ -10,7 +10,7 @@ const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 describe('axe-core finds no serious or critical violations (headless Chromium)', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
+  const { keep, openDevice } = useWebNode(UNHURRIED_TIERS, (started) => {
     ({ node, browser } = started);
   });
   const context = async (options: object) => {
@@ -25,12 +25,7 @@ describe('axe-core finds no serious or critical violations (headless Chromium)',
   ] as const) {
     it(`the terminal with a question, an approval and its history (${label})`, async () => {
       const user = newUser();
-      const { page } = await openApp(
-        await context(options),
-        node,
-        `token=${await token(node, user, 'device')}`,
-      );
-      await page.locator('[data-status="connected"]').waitFor();
+      const { page } = await openDevice(user, options);
       const mcp = await agent(node, user);
       const question = mcp.callTool({
         name: 'send_inquiry',
@@ -136,12 +131,7 @@ describe('axe-core finds no serious or critical violations (headless Chromium)',
       const other = await token(node, user, 'device', 'Old phone');
       // The other device is listed once it was seen.
       await fetch(`${node.url}/api/devices`, { headers: { Authorization: `Bearer ${other}` } });
-      const { page } = await openApp(
-        await context(options),
-        node,
-        `token=${await token(node, user, 'device')}`,
-      );
-      await page.locator('[data-status="connected"]').waitFor();
+      const { page } = await openDevice(user, options);
       await page.getByRole('button', { name: 'Devices' }).click();
       await page.locator('.device-list li', { hasText: 'Old phone' }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);

@@ -1,26 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  agent,
-  DESKTOP,
-  type OpenPage,
-  openApp,
-  openContext,
-  overflowX,
-  PHONE,
-  screenshot,
-  structured,
-  token,
-  useWebNode,
-} from './harness';
+import { agent, DESKTOP, overflowX, PHONE, screenshot, structured, useWebNode } from './harness';
 
 /** Long answer windows on the device page: a question that may wait days counts down to `answerBy`. */
 
 const newUser = () => `u-${randomUUID().slice(0, 8)}`;
 const card = (page: Page, text: string) => page.locator('article', { hasText: text });
-const connected = (page: Page) => page.locator('[data-status="connected"]').waitFor();
 const DAY_MS = 86_400_000;
 /** Fixed locale and zone, so "answer by" can be checked to the minute. */
 const HERE = { locale: 'en-GB', timezoneId: 'UTC' };
@@ -28,24 +15,18 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 describe('an answer window on the device page (headless Chromium, real node)', () => {
   let node: RunningNode;
-  let browser: Browser;
-  const { keep } = useWebNode(
+  const web = useWebNode(
     {
       HITL_DEVICE_TIMEOUT_MS: '15000',
       HITL_SERVICE_TIMEOUT_MS: '25000',
       HITL_CLIENT_TIMEOUT_MS: '40000',
     },
     (started) => {
-      ({ node, browser } = started);
+      ({ node } = started);
     },
   );
-  const openDevice = async (user: string, name: string, options: object): Promise<OpenPage> => {
-    const context = await openContext(browser, node, { ...options, ...HERE });
-    keep(context);
-    const opened = await openApp(context, node, `token=${await token(node, user, 'device')}&device=${name}`);
-    await connected(opened.page);
-    return opened;
-  };
+  const openDevice = (user: string, name: string, options: object) =>
+    web.openDevice(user, { ...options, ...HERE }, { device: name });
 
   it('a 2 s hold with a 3-day window: days left and the end date, no device timeout, answered after the hold', async () => {
     const user = newUser();
@@ -104,6 +85,7 @@ describe('an answer window on the device page (headless Chromium, real node)', (
     const first = structured(await call);
     expect(first).toMatchObject({ status: 'pending' });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
+    // time itself is under test: past the hold, nothing runs out on either device for a while.
     await phone.page.waitForTimeout(1500);
     for (const page of [desktop, phone]) {
       const shown = card(page.page, 'Which week suits you');
@@ -158,6 +140,7 @@ describe('an answer window on the device page (headless Chromium, real node)', (
     expect(Date.now() - t0).toBeGreaterThanOrEqual(5500);
     expect(structured(ended)).toMatchObject({ status: 'timed_out', resolvedBy: { kind: 'service-timer' } });
     await asked.getByText('Time ran out (the service stopped waiting)').waitFor();
+    // time itself is under test: the device reports no timeout of its own, for a while after.
     await desktop.page.waitForTimeout(1000);
     // The recording works: the Socket.IO connect packet went out on this socket.
     expect(desktop.sent.some((frame) => frame.startsWith('40'))).toBe(true);

@@ -1,26 +1,21 @@
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
   newUser,
-  openApp,
-  openContext,
   overflowX,
   PHONE,
   screenshot,
   structured,
-  token,
   UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
 
 describe('an approval card says who asked and why, in headless Chromium', () => {
   let node: RunningNode;
-  let browser: Browser;
-  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
-    ({ node, browser } = started);
+  const { openDevice } = useWebNode(UNHURRIED_TIERS, (started) => {
+    ({ node } = started);
   });
 
   for (const [label, options] of [
@@ -29,10 +24,7 @@ describe('an approval card says who asked and why, in headless Chromium', () => 
   ] as const) {
     it(`names the agent, shows the reason up front, folds long arguments, offers Approve / Reject only (${label})`, async () => {
       const user = newUser();
-      const context = await openContext(browser, node, options);
-      keep(context);
-      const { page, problems } = await openApp(context, node, `token=${await token(node, user, 'device')}`);
-      await page.locator('[data-status="connected"]').waitFor();
+      const { page, problems } = await openDevice(user, options);
       const mcp = await agent(node, user);
       const rows = Array.from({ length: 60 }, (_, i) => ({ id: `row-${i}`, note: 'to be removed for good' }));
       const call = mcp.callTool({

@@ -14,9 +14,9 @@ export interface AxeFinding {
 /**
  * Runs axe-core in the page and returns its serious and critical violations. The engine is evaluated
  * over the DevTools protocol, which the page's Content-Security-Policy does not govern, so the page is
- * checked exactly as served (no CSP bypass).
+ * checked exactly as served (no CSP bypass). A frame works too (the inquiry card in its host's frame).
  */
-export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
+export async function seriousViolations(page: Pick<Page, 'evaluate'>): Promise<AxeFinding[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;

@@ -5,13 +5,11 @@ import {
   agent,
   DESKTOP,
   newUser,
-  openApp,
   openContext,
   overflowX,
   PHONE,
   screenshot,
   structured,
-  token,
   UNHURRIED_TIERS,
   useWebNode,
 } from './harness';
@@ -22,7 +20,7 @@ const connected = (page: Page) => page.locator('[data-status="connected"]').wait
 describe('adding a device by pairing, and revoking it (headless Chromium)', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
+  const { keep, openDevice } = useWebNode(UNHURRIED_TIERS, (started) => {
     ({ node, browser } = started);
   });
   const context = async (options: object) => keep(await openContext(browser, node, options));
@@ -39,12 +37,7 @@ describe('adding a device by pairing, and revoking it (headless Chromium)', () =
 
   it('a phone claims the QR link, answers the next question; the desktop revokes it and its socket drops', async () => {
     const user = newUser();
-    const { page: desktop } = await openApp(
-      await context(DESKTOP),
-      node,
-      `token=${await token(node, user, 'device')}&device=Laptop`,
-    );
-    await connected(desktop);
+    const { page: desktop } = await openDevice(user, DESKTOP, { device: 'Laptop' });
     const pairing = await addDevice(desktop);
     expect(pairing.url).toMatch(new RegExp(`^${node.url}/pair#[2-9A-Z]{8}$`));
     expect(pairing.code.replace('-', '')).toBe(pairing.url.split('#')[1]);
@@ -113,12 +106,7 @@ describe('adding a device by pairing, and revoking it (headless Chromium)', () =
 
   it('a code typed by hand at /pair works too', async () => {
     const user = newUser();
-    const { page: desktop } = await openApp(
-      await context(DESKTOP),
-      node,
-      `token=${await token(node, user, 'device')}`,
-    );
-    await connected(desktop);
+    const { page: desktop } = await openDevice(user, DESKTOP);
     const { code } = await addDevice(desktop);
     const tablet = await (await context(PHONE)).newPage();
     await tablet.goto(`${node.url}/pair`);

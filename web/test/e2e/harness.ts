@@ -129,6 +129,29 @@ export async function openApp(context: BrowserContext, node: RunningNode, query:
   return { page, problems, dialogs, sent };
 }
 
+/** A device page {@link openDeviceIn} opened: its context and the device token in its URL too. */
+export interface DevicePage extends OpenPage {
+  context: BrowserContext;
+  token: string;
+}
+
+/**
+ * Opens `user`'s device page in `context` the way a person does (the URL with a device token, named
+ * `device` when given) and waits until it is connected.
+ */
+export async function openDeviceIn(
+  context: BrowserContext,
+  node: RunningNode,
+  user: string,
+  device?: string,
+): Promise<DevicePage> {
+  const deviceToken = await token(node, user, 'device');
+  const name = device === undefined ? '' : `&device=${encodeURIComponent(device)}`;
+  const opened = await openApp(context, node, `token=${deviceToken}${name}`);
+  await opened.page.locator('[data-status="connected"]').waitFor();
+  return { ...opened, context, token: deviceToken };
+}
+
 /**
  * How long an ended card stays on screen to say how it ended: 4 s after this device's own answer, 6 s
  * after another's (CLOSE_AFTER_MS, src/terminal/use-device.ts).
@@ -189,15 +212,26 @@ export const structured = (result: unknown) =>
 export const overflowX = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+/** What {@link useWebNode} hands a test file. */
+export interface WebNodeScope {
+  /** Closes `context` after the test. */
+  keep(context: BrowserContext): BrowserContext;
+  /**
+   * `user`'s connected device page in a new context of `options` (with recorded notifications, kept),
+   * named `device` when given, on Playwright's clock when `clock` is set ({@link installPageClock}).
+   */
+  openDevice(user: string, options: object, page?: { device?: string; clock?: boolean }): Promise<DevicePage>;
+}
+
 /**
  * The usual set-up of a browser test file: one node (tiers from `env`) and one Chromium for the
- * describe block, every context handed to `keep` closed after each test. `started` hands the node and
- * browser over once they run.
+ * describe block, every context handed to `keep` (or opened by `openDevice`) closed after each test.
+ * `started` hands the node and browser over once they run.
  */
 export function useWebNode(
   env: Record<string, string>,
   started: (parts: { node: RunningNode; browser: Browser }) => void,
-): { keep(context: BrowserContext): BrowserContext } {
+): WebNodeScope {
   const contexts: BrowserContext[] = [];
   let parts: { node: RunningNode; browser: Browser } | undefined;
   beforeAll(async () => {
@@ -212,10 +246,17 @@ export function useWebNode(
     await parts?.browser.close();
     await parts?.node.close();
   });
+  const keep = (context: BrowserContext) => {
+    contexts.push(context);
+    return context;
+  };
   return {
-    keep(context) {
-      contexts.push(context);
-      return context;
+    keep,
+    async openDevice(user, options, { device, clock = false } = {}) {
+      if (!parts) throw new Error('useWebNode: openDevice before the node and browser started');
+      const context = keep(await openContext(parts.browser, parts.node, options));
+      if (clock) await installPageClock(context);
+      return openDeviceIn(context, parts.node, user, device);
     },
   };
 }

@@ -6,12 +6,12 @@ import {
   agent,
   DESKTOP,
   endClosingPause,
-  installPageClock,
   newUser,
   openApp,
   openContext,
   overflowX,
   PHONE,
+  pendingInquiry,
   screenshot,
   structured,
   token,
@@ -31,21 +31,13 @@ async function ask(node: RunningNode, user: string, question: string) {
 
 async function pendingId(node: RunningNode, user: string, question: string): Promise<string> {
   const headers = { Authorization: `Bearer ${await token(node, user, 'device')}` };
-  for (let i = 0; i < 200; i++) {
-    const page = (await (await fetch(`${node.url}/api/inquiries?status=pending`, { headers })).json()) as {
-      items: { inquiryId: string; question: string }[];
-    };
-    const found = page.items.find((item) => item.question === question);
-    if (found) return found.inquiryId;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no pending inquiry "${question}"`);
+  return (await pendingInquiry(node, headers, question)).inquiryId;
 }
 
 describe('live ops console in headless Chromium', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
+  const { keep, openDevice } = useWebNode(UNHURRIED_TIERS, (started) => {
     ({ node, browser } = started);
   });
 
@@ -80,6 +72,7 @@ describe('live ops console in headless Chromium', () => {
         'content-type': 'application/json',
         'x-device-name': 'Kitchen tablet',
       };
+      // time itself is under test: the person takes a moment, so the log shows more than "0 ms".
       await new Promise((r) => setTimeout(r, 120));
       const answered = await fetch(`${node.url}/api/inquiries/${id}/answer`, {
         method: 'POST',
@@ -162,14 +155,7 @@ describe('live ops console in headless Chromium', () => {
       ['Phone', PHONE],
       ['Laptop', DESKTOP],
     ] as const) {
-      const context = keep(await openContext(browser, node, options));
-      const opened = await openApp(
-        context,
-        node,
-        `token=${await token(node, user, 'device')}&device=${name}`,
-      );
-      await opened.page.locator('[data-status="connected"]').waitFor();
-      devices.push(opened.page);
+      devices.push((await openDevice(user, options, { device: name })).page);
     }
     const question = `Which devices ${randomUUID().slice(0, 6)}?`;
     const asked = await ask(node, user, question);
@@ -199,15 +185,7 @@ describe('live ops console in headless Chromium', () => {
 
   it('an ops cancel closes the device’s card and returns cancelled to the agent', async () => {
     const user = newUser();
-    const deviceContext = await openContext(browser, node, PHONE);
-    keep(deviceContext);
-    await installPageClock(deviceContext);
-    const device = await openApp(
-      deviceContext,
-      node,
-      `token=${await token(node, user, 'device')}&device=Phone`,
-    );
-    await device.page.locator('[data-status="connected"]').waitFor();
+    const device = await openDevice(user, PHONE, { device: 'Phone', clock: true });
     const question = 'Restart the database?';
     const asked = await ask(node, user, question);
     const card = device.page.locator('article', { hasText: question });

@@ -41,6 +41,7 @@ describe('ops console in headless Chromium', () => {
       const { inquiryId } = pending;
       if (user === users[1])
         await receiver.next((p) => (p.json as { inquiryId?: string }).inquiryId === inquiryId);
+      // time itself is under test: the person takes a moment, so answer times are above zero (bars to draw).
       await new Promise((r) => setTimeout(r, 150));
       const path = `${node.url}/api/inquiries/${pending.inquiryId}/${settle}`;
       const body = settle === 'answer' ? JSON.stringify({ response: 'Blue, please' }) : undefined;
@@ -127,7 +128,7 @@ describe('ops console in headless Chromium', () => {
     await detail.locator('.timeline').getByText('ended: Answered on Laptop').waitFor();
     await expect(detail.locator('.timeline li').count()).resolves.toBeGreaterThanOrEqual(4);
     // What push, mail and webhooks did (GET /api/inquiries/:id/channels): none are set up here.
-    await detail.getByText('No push, mail or webhook was sent for this inquiry.').waitFor();
+    await detail.getByText('No push, mail, webhook or Slack message was sent for this inquiry.').waitFor();
     await detail.getByRole('button', { name: 'Close' }).click();
 
     await history.getByLabel('Status').selectOption('refused');

@@ -71,20 +71,13 @@ function gapBetween(page: Page, selector: string, before: string, after: string)
 describe('long texts on a 412×915 phone (headless Chromium)', () => {
   let node: RunningNode;
   let browser: Browser;
-  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
+  const { keep, openDevice } = useWebNode(UNHURRIED_TIERS, (started) => {
     ({ node, browser } = started);
   });
 
   it('the pending card, the history, the devices panel and the ops console fit the width', async () => {
     const user = newUser();
-    const context = keep(await openContext(browser, node, PHONE_412));
-    const deviceToken = await token(node, user, 'device');
-    const { page, problems } = await openApp(
-      context,
-      node,
-      `token=${deviceToken}&device=${encodeURIComponent(LONG_DEVICE)}`,
-    );
-    await page.locator('[data-status="connected"]').waitFor();
+    const { page, problems, token: deviceToken } = await openDevice(user, PHONE_412, { device: LONG_DEVICE });
     const mcp = await agent(node, user);
 
     // 1. Nobody answers: this page's device timer ends it, and the fallback's default answer decides.

@@ -1,6 +1,7 @@
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { vi } from 'vitest';
 
 /**
  * A stand-in for the browser's push service (FCM, Mozilla, Apple), on loopback: headless Chromium
@@ -70,7 +71,6 @@ export async function startPushReceiver(): Promise<PushReceiver> {
   const uaPrivate = ecdh.getPrivateKey();
   const authSecret = randomBytes(16);
   const received: ReceivedPush[] = [];
-  const waiters: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -82,7 +82,6 @@ export async function startPushReceiver(): Promise<PushReceiver> {
       } catch (error) {
         res.writeHead(400).end(String(error));
       }
-      for (const wake of waiters.splice(0)) wake();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -93,22 +92,15 @@ export async function startPushReceiver(): Promise<PushReceiver> {
       keys: { p256dh: uaPublic.toString('base64url'), auth: authSecret.toString('base64url') },
     },
     received,
-    async next(match, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = received.find(match);
-        if (found) return found;
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no matching push in ${timeoutMs} ms (got ${received.length})`);
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          waiters.push(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-      }
-    },
+    next: (match, timeoutMs = 30_000) =>
+      vi.waitFor(
+        () => {
+          const found = received.find(match);
+          if (!found) throw new Error(`no matching push in ${timeoutMs} ms (got ${received.length})`);
+          return found;
+        },
+        { timeout: timeoutMs, interval: 50 },
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,4 +1,5 @@
 import type { BrowserContext, CDPSession, Page, Worker } from 'playwright-core';
+import { vi } from 'vitest';
 import type { PushReceiver } from './push-receiver';
 
 /**
@@ -127,16 +128,15 @@ export async function waitForNotifications(
   delivery?: { trace: string[] },
   timeoutMs = 30_000,
 ): Promise<ShownInWorker[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const shown = await notificationsIn(worker, tag);
-    if (ok(shown)) return shown;
-    if (Date.now() > deadline) {
+  return vi.waitFor(
+    async () => {
+      const shown = await notificationsIn(worker, tag);
+      if (ok(shown)) return shown;
       const trace = delivery ? `\nDevTools:\n${delivery.trace.join('\n')}` : '';
       throw new Error(`notifications for ${tag}: ${JSON.stringify(shown)}${trace}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    },
+    { timeout: timeoutMs, interval: 200 },
+  );
 }
 
 /**
@@ -189,11 +189,12 @@ export async function pushDelivery(
   });
   await cdp.send('ServiceWorker.enable');
   const scope = `${origin}/`;
-  const deadline = Date.now() + 15_000;
-  while (!registrations.has(scope)) {
-    if (Date.now() > deadline) throw new Error(`no service worker registration for ${scope}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await vi.waitFor(
+    () => {
+      if (!registrations.has(scope)) throw new Error(`no service worker registration for ${scope}`);
+    },
+    { timeout: 15_000, interval: 50 },
+  );
   const registrationId = registrations.get(scope) ?? '';
   return {
     registrationId,

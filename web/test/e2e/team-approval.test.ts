@@ -2,21 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe';
-import {
-  agent,
-  DESKTOP,
-  openApp,
-  openContext,
-  PHONE,
-  screenshot,
-  structured,
-  token,
-  UNHURRIED_TIERS,
-  useWebNode,
-} from './harness';
+import { agent, DESKTOP, PHONE, screenshot, structured, UNHURRIED_TIERS, useWebNode } from './harness';
 
 // Two people of one team, each on their own device, and an agent that may ask the team.
 const directory = join(mkdtempSync(join(tmpdir(), 'web-team-')), 'directory.json');
@@ -30,18 +18,13 @@ writeFileSync(
 
 describe('a two-person approval on two devices, in headless Chromium', () => {
   let node: RunningNode;
-  let browser: Browser;
-  const { keep } = useWebNode({ ...UNHURRIED_TIERS, HITL_DIRECTORY_FILE: directory }, (started) => {
-    ({ node, browser } = started);
+  const { openDevice } = useWebNode({ ...UNHURRIED_TIERS, HITL_DIRECTORY_FILE: directory }, (started) => {
+    ({ node } = started);
   });
 
   it('shows "1 of 2 approvals" after the first vote; the second closes both cards saying who approved', async () => {
-    const annContext = keep(await openContext(browser, node, DESKTOP));
-    const bobContext = keep(await openContext(browser, node, PHONE));
-    const ann = await openApp(annContext, node, `token=${await token(node, 'ann', 'device')}`);
-    const bob = await openApp(bobContext, node, `token=${await token(node, 'bob', 'device')}`);
-    await ann.page.locator('[data-status="connected"]').waitFor();
-    await bob.page.locator('[data-status="connected"]').waitFor();
+    const ann = await openDevice('ann', DESKTOP);
+    const bob = await openDevice('bob', PHONE);
     const mcp = await agent(node, 'bot');
     const call = mcp.callTool({
       name: 'send_inquiry',

@@ -1,14 +1,11 @@
 import type { RunningNode } from '@hitl/inquiry';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   agent,
   DESKTOP,
   endClosingPause,
-  installPageClock,
   newUser,
-  openApp,
-  openContext,
   overflowX,
   PHONE,
   screenshot,
@@ -22,9 +19,8 @@ const card = (page: Page, text: string) => page.locator('article', { hasText: te
 
 describe('the device history in headless Chromium', () => {
   let node: RunningNode;
-  let browser: Browser;
-  const { keep } = useWebNode(UNHURRIED_TIERS, (started) => {
-    ({ node, browser } = started);
+  const { openDevice } = useWebNode(UNHURRIED_TIERS, (started) => {
+    ({ node } = started);
   });
 
   for (const [label, options] of [
@@ -33,15 +29,7 @@ describe('the device history in headless Chromium', () => {
   ] as const) {
     it(`lists both answers with what, where and when; the closing card says what was answered (${label})`, async () => {
       const user = newUser();
-      const context = await openContext(browser, node, options);
-      keep(context);
-      await installPageClock(context);
-      const { page, problems } = await openApp(
-        context,
-        node,
-        `token=${await token(node, user, 'device')}&device=Phone`,
-      );
-      await page.locator('[data-status="connected"]').waitFor();
+      const { page, problems } = await openDevice(user, options, { device: 'Phone', clock: true });
       const history = page.getByRole('region', { name: 'History' });
       await history.getByText('Nothing answered yet.').waitFor();
 

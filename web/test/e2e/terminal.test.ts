@@ -203,6 +203,7 @@ describe('device terminal in headless Chromium', () => {
     });
     const asked = card(desktop.page, 'Hello');
     await asked.waitFor();
+    // time itself is under test: no script runs (no dialog opens) for a while after it shows.
     await desktop.page.waitForTimeout(500);
     expect(desktop.dialogs).toEqual([]);
     expect(await asked.locator('img, script, iframe, object, embed').count()).toBe(0);

@@ -175,9 +175,14 @@ describe('Web Push to the service worker in headless Chromium', () => {
 
     // Pushes from two nodes can cross: a question pushed after it ended is shown, the worker asks the
     // node (GET /api/inquiries/:id) and closes it again.
+    const asked = phone.context.waitForEvent('requestfinished', {
+      predicate: (request) =>
+        request.serviceWorker() !== null && request.url().endsWith(`/api/inquiries/${inquiryId}`),
+      timeout: 30_000,
+    });
     await delivery.deliver(pushed.text);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect(await notificationsIn(phone.worker, inquiryId)).toEqual([]);
+    await asked;
+    await waitForNotifications(phone.worker, inquiryId, (shown) => shown.length === 0);
     await mcp.close();
   });
 

@@ -65,6 +65,13 @@ describe('inquiryNotification', () => {
     expect(answerFor(options.data, 'reject')?.response).toBe('reject');
   });
 
+  it('a passkey approval gets no buttons: a tap opens its card, where only the passkey approves', () => {
+    const { title, options } = inquiryNotification(push({ kind: 'approval', requirePasskey: true }), NOW);
+    expect(title).toBe('Approval needed');
+    expect(options.actions).toEqual([]);
+    expect(answerFor(options.data, 'approve')).toBeNull();
+  });
+
   it('never shows raw HTML or invisible characters: the showInvisible rule, markdown marks dropped', () => {
     const { options } = inquiryNotification(
       push({
