@@ -46,7 +46,24 @@ describe('bench smoke: every scenario at --quick scale', () => {
       expect(Number(fields.ratio_p50)).toBeGreaterThan(0);
     }
     expect(Number(reports.get('baseline')?.redis_p50_ms)).toBeGreaterThan(0);
+    expect(reports.get('resume-cross')?.floor).toBe('hono');
   });
+
+  it.each(['paths', 'paths-memory', 'paths-sqlite'])(
+    '%s ran every answer path, with node CPU per cycle and ratios to the device answer',
+    (scenario) => {
+      const fields = reports.get(scenario) ?? {};
+      for (const path of ['device', 'chat', 'slack']) {
+        expect(Number(fields[`${path}_cycles`])).toBeGreaterThan(0);
+        expect(Number(fields[`${path}_cpu_per_cycle_ms`])).toBeGreaterThan(0);
+        expect(Number(fields[`${path}_p99_ms`])).toBeGreaterThanOrEqual(Number(fields[`${path}_p50_ms`]));
+      }
+      for (const path of ['chat', 'slack']) {
+        expect(Number(fields[`${path}_cpu_ratio`])).toBeGreaterThan(0);
+        expect(Number(fields[`${path}_p50_ratio`])).toBeGreaterThan(0);
+      }
+    },
+  );
 
   it.each(SCENARIOS.filter((scenario) => scenario.startsWith('capacity')))(
     '%s held every call it parked and measured memory per call',
@@ -63,6 +80,30 @@ describe('bench smoke: every scenario at --quick scale', () => {
     expect(Number(fields.scheduled)).toBeGreaterThan(0);
     expect(fields.completed).toBe(fields.scheduled);
     expect(Number(fields.resume_p99_ms)).toBeGreaterThanOrEqual(Number(fields.resume_p50_ms));
+  });
+
+  it('cpu-rate ran both offered rates and counted node CPU per cycle; idle measured every store', () => {
+    const rate = reports.get('cpu-rate') ?? {};
+    for (const offered of [10, 100]) {
+      expect(Number(rate[`cycles_at_${offered}`])).toBeGreaterThan(0);
+      expect(Number(rate[`cpu_ms_per_cycle_at_${offered}`])).toBeGreaterThan(0);
+    }
+    const idle = reports.get('idle') ?? {};
+    for (const store of ['memory', 'sqlite', 'redis'])
+      expect(Number(idle[`${store}_ms_per_s`])).toBeGreaterThan(0);
+    const held = reports.get('idle-held') ?? {};
+    expect(held.answered).toBe(held.held);
+    expect(Number(held.parked_ms_per_s)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('capacity-proxy held approvals at a real proxy, then as many send_inquiry calls, and compared them', () => {
+    const fields = reports.get('capacity-proxy') ?? {};
+    expect(fields.send_answered).toBe(fields.held);
+    // The heap after a full GC grows with every held call; RSS at this scale (a few MB) moves with
+    // what the allocator returns to the system, so its sign is not a correctness check.
+    expect(Number(fields.send_heap_per_call_kb)).toBeGreaterThan(0);
+    expect(Number(fields.heap_per_call_kb)).toBeGreaterThan(0);
+    expect(Number.isFinite(Number(fields.proxy_to_send))).toBe(true);
   });
 
   it('capacity on SQLite measured the file per pending inquiry', () => {

@@ -11,11 +11,19 @@ export const SCENARIOS = [
   'capacity-sqlite',
   'capacity-get',
   'capacity-task',
+  'capacity-proxy',
   'capacity-nodes',
   'throughput',
   'open-loop',
+  'cpu-rate',
+  'idle',
+  'idle-held',
   'races',
   'scale-out',
+  'standing',
+  'paths',
+  'paths-memory',
+  'paths-sqlite',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

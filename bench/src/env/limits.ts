@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** The soft open-file limit of this process (children inherit it), from /proc; undefined elsewhere. */
@@ -29,10 +29,28 @@ export function cpuTimes(pid: number): { user: number; system: number } {
   return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
-/** User + system CPU seconds a process has used so far. */
+/**
+ * CPU seconds a process has used so far: the sum over its threads of `/proc/<pid>/task/<tid>/schedstat`
+ * (nanoseconds on a CPU), since `/proc/<pid>/stat` counts in 10 ms ticks, too coarse for a nearly idle
+ * node over a few seconds. Falls back to user + system from `stat` where the task list is missing.
+ */
 export function cpuSeconds(pid: number): number {
-  const { user, system } = cpuTimes(pid);
-  return user + system;
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    const { user, system } = cpuTimes(pid);
+    return user + system;
+  }
+  let ns = 0;
+  for (const tid of tids) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // a thread that ended between the listing and its read
+    }
+  }
+  return ns / 1e9;
 }
 
 /** A free TCP port on loopback (for the inspector; nodes themselves listen on port 0). */

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const LAUNCHER = fileURLToPath(new URL('./node-main.js', import.meta.url));
+/**
+ * The node launcher; `BENCH_NODE_MAIN=<path>/bench/dist/env/node-main.js` runs the nodes of another
+ * build (another worktree) under this runner, for an A/B of two builds in one session.
+ */
+const LAUNCHER = process.env.BENCH_NODE_MAIN ?? fileURLToPath(new URL('./node-main.js', import.meta.url));
 
 /** Signs every token of a run; nodes and load generators share it. */
 export const BENCH_SECRET = 'bench-secret-long-enough-for-hs256-signing-0123456789';
@@ -17,6 +21,8 @@ export const BENCH_NODE_ENV: Record<string, string> = {
   HOST: '127.0.0.1',
   PORT: '0',
   HITL_SECRET: BENCH_SECRET,
+  // The checkpoint key a node on Redis needs (32 bytes, base64url: "bench-audit-key-for-checkpoints!").
+  HITL_AUDIT_KEY: 'YmVuY2gtYXVkaXQta2V5LWZvci1jaGVja3BvaW50cyE',
   LOG_LEVEL: 'warn',
   HITL_DEVICE_TIMEOUT_MS: '300000',
   HITL_SERVICE_TIMEOUT_MS: '600000',
@@ -85,18 +91,7 @@ export async function startNode(index: number, options: StartNodeOptions = {}): 
       resolve();
     }),
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node ${index} did not start in 30 s: ${tail}`)), 30_000);
-    child.on('message', (message: { type?: string; url?: string }) => {
-      if (message.type !== 'listening' || !message.url) return;
-      clearTimeout(timer);
-      resolve(message.url);
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`node ${index} exited before listening: ${tail}`));
-    });
-  });
+  const url = await listeningUrl(child, exited, `node ${index}`, () => tail);
   return {
     url,
     pid: child.pid as number,
@@ -150,5 +145,33 @@ function askStats(node: NodeHandle, gc: boolean): Promise<NodeStats> {
     };
     node.child.on('message', onMessage);
     node.child.send({ type: 'stats', gc });
+  });
+}
+
+/**
+ * The URL a forked process (a node, a proxy) reports once it listens (`{type: 'listening', url}` over
+ * IPC). One that has not within 120 s is killed, since nobody else will stop it; one that exits first
+ * fails too. `output` gives what it printed, for the error.
+ */
+export function listeningUrl(
+  child: ChildProcess,
+  exited: Promise<void>,
+  what: string,
+  output: () => string,
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${what} did not start in 120 s: ${output()}`));
+    }, 120_000);
+    child.on('message', (message: { type?: string; url?: string }) => {
+      if (message.type !== 'listening' || !message.url) return;
+      clearTimeout(timer);
+      resolve(message.url);
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited before listening: ${output()}`));
+    });
   });
 }

@@ -1,19 +1,42 @@
 import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 
-/** Calls per Redis command so far (`INFO commandstats`), e.g. `{ evalsha: 120, zadd: 30 }`. */
-export async function commandCounts(url: string): Promise<Record<string, number>> {
+/** `INFO commandstats` so far: calls (e.g. `{ evalsha: 120, zadd: 30 }`) and Redis's own CPU time (µs) per command. */
+export interface CommandStats {
+  calls: Record<string, number>;
+  /**
+   * Microseconds Redis spent in each command. A script's time is counted under its `evalsha` /
+   * `eval` / `fcall` entry, and the commands it called are counted again under their own names.
+   */
+  usec: Record<string, number>;
+  /** Redis's process CPU time so far (`INFO cpu`: user + system, main thread and all), in µs. */
+  cpuUsec: number;
+}
+
+/** The commands that run a script: their `usec` holds the script's inner calls too. */
+export const SCRIPT_COMMANDS = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro']);
+
+/** `INFO commandstats` of the Redis at `url`. */
+export async function commandStats(url: string): Promise<CommandStats> {
   const redis = new Redis(url);
   try {
     const info = await redis.info('commandstats');
-    const counts: Record<string, number> = {};
-    for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
-      counts[match[1] as string] = Number(match[2]);
-    return counts;
+    const cpu = await redis.info('cpu');
+    const seconds = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(cpu)?.[1] ?? 0);
+    const cpuUsec = Math.round(1e6 * (seconds('used_cpu_user') + seconds('used_cpu_sys')));
+    const stats: CommandStats = { calls: {}, usec: {}, cpuUsec };
+    for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+      stats.calls[match[1] as string] = Number(match[2]);
+      stats.usec[match[1] as string] = Number(match[3]);
+    }
+    return stats;
   } finally {
     redis.disconnect();
   }
 }
+
+/** The sum of a counter map's values. */
+export const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** `after − before` per unit (e.g. per cycle), biggest first, as `cmd:n.n` joined by commas. */
 export function perUnit(

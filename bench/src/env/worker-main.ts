@@ -12,8 +12,10 @@ const TASKS: Record<string, () => Promise<Task>> = {
   throughput: async () => (await import('../load/throughput.js')).throughputLoad as Task,
   'open-loop': async () => (await import('../load/open-loop.js')).openLoopLoad as Task,
   capacity: async () => (await import('../load/capacity.js')).capacityLoad as Task,
+  'proxy-capacity': async () => (await import('../load/proxy-capacity.js')).proxyCapacityLoad as Task,
   'scale-out': async () => (await import('../load/scale-out.js')).scaleOutLoad as Task,
   races: async () => (await import('../load/races.js')).racesLoad as Task,
+  paths: async () => (await import('../load/paths.js')).pathsLoad as Task,
   probe: async () => (await import('../load/probe.js')).probe as Task,
   'variant-server': async () => (await import('../load/variant-server.js')).variantServer as Task,
 };

@@ -5,6 +5,12 @@ import { io, type Socket } from 'socket.io-client';
 export interface BenchDevice {
   socket: Socket;
   answer(inquiryId: string, response: string): Promise<DeviceAck>;
+  /**
+   * Resolves once every answer sent so far has its ack or has failed. A load waits on it before it
+   * closes its devices: the node acks an answer after it resumed the call and told every device (the
+   * audit record goes first), so "every call resumed" does not mean "every ack arrived".
+   */
+  settled(): Promise<void>;
   close(): void;
 }
 
@@ -32,10 +38,23 @@ export async function openDevice(
     socket.once('connect', () => resolve());
     socket.once('connect_error', (error) => reject(error));
   });
+  const inFlight = new Set<Promise<unknown>>();
   return {
     socket,
-    answer: (inquiryId, response) =>
-      socket.timeout(60_000).emitWithAck('inquiry:answer', { inquiryId, response }) as Promise<DeviceAck>,
+    answer: (inquiryId, response) => {
+      const ack = socket
+        .timeout(60_000)
+        .emitWithAck('inquiry:answer', { inquiryId, response }) as Promise<DeviceAck>;
+      const done: Promise<unknown> = ack.then(
+        () => inFlight.delete(done),
+        () => inFlight.delete(done),
+      );
+      inFlight.add(done);
+      return ack;
+    },
+    settled: async () => {
+      while (inFlight.size > 0) await Promise.all(inFlight);
+    },
     close: () => void socket.disconnect(),
   };
 }

@@ -146,6 +146,7 @@ export async function fanoutLoad(p: FanoutParams, ctx: TaskContext): Promise<Fan
   await until(() => resolvedSeen >= expected, 30_000, 'resolved events').catch(() =>
     faults.add('resolved_missing', `${expected - resolvedSeen} devices did not see a resolution`),
   );
+  await Promise.all(devices.flat().map((device) => device.settled()));
   for (const set of devices) for (const device of set) device.close();
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   return {

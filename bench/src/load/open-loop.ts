@@ -104,7 +104,7 @@ export async function openLoopLoad(p: OpenLoopParams, ctx: TaskContext): Promise
     );
   }
   await within(Promise.all(calls), 180_000, 'open-loop calls');
-  await sleep(200);
+  await Promise.all(devices.map((device) => device.settled()));
   for (const device of devices) device.close();
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   return {

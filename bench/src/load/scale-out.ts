@@ -90,6 +90,7 @@ export async function scaleOutLoad(p: ScaleOutParams, ctx: TaskContext): Promise
   await until(() => [...ids].every((id) => resolved.has(id)), 20_000, 'resolved events').catch(() =>
     faults.add('resolved_missing', `${[...ids].filter((id) => !resolved.has(id)).length} inquiries`),
   );
+  await Promise.all(devices.map((device) => device.settled()));
   for (const device of devices) device.close();
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   return { cyclesPerNode, faults: faults.counts, samples: faults.samples };

@@ -106,7 +106,7 @@ export async function throughputLoad(p: ThroughputParams, ctx: TaskContext): Pro
   await until(() => [...ids].every((id) => resolvedIds.has(id)), 20_000, 'resolved events').catch(() =>
     faults.add('resolved_missing', `${[...ids].filter((id) => !resolvedIds.has(id)).length} inquiries`),
   );
-  await sleep(300);
+  await Promise.all(devices.map((device) => device.settled()));
   for (const device of devices) device.close();
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   return {

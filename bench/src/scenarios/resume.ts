@@ -8,7 +8,11 @@ import type { ResumeParams, ResumeResult } from '../load/resume.js';
 import { baseline } from './baseline.js';
 import { faultFields, param, type ScenarioContext } from './context.js';
 
-const GOAL = { p50: 2, p99: 10, crossRatio: 3 };
+/**
+ * Same node: absolute bounds. Cross node: ratios to the in-run Hono floor (a POST held by a bare Hono
+ * route, released by a socket.io event), which this shared machine can judge where milliseconds move.
+ */
+const GOAL = { p50: 2, p99: 10, crossRatioP50: 1.5, crossRatioP99: 2 };
 
 /** Where the node keeps inquiries: Redis (one node or two), or the embedded memory / SQLite store. */
 export type ResumeMode = 'same' | 'cross' | 'memory' | 'sqlite';
@@ -57,11 +61,13 @@ export function resume(mode: ResumeMode) {
     const latency = summarize(mergeHists([result.hist]));
     const ack = summarize(mergeHists([result.ackHist]));
     const faults = faultFields(result.faults);
-    const floorP50 = Number(cross ? floor.redis_p50_ms : floor.hono_p50_ms);
-    const floorP99 = Number(cross ? floor.redis_p99_ms : floor.hono_p99_ms);
+    const floorP50 = Number(floor.hono_p50_ms);
+    const floorP99 = Number(floor.hono_p99_ms);
     const ratio = latency.p50_ms / floorP50;
-    const goalMet =
-      latency.p50_ms <= GOAL.p50 && latency.p99_ms <= GOAL.p99 && (!cross || ratio <= GOAL.crossRatio);
+    const ratioP99 = latency.p99_ms / floorP99;
+    const goalMet = cross
+      ? ratio <= GOAL.crossRatioP50 && ratioP99 <= GOAL.crossRatioP99
+      : latency.p50_ms <= GOAL.p50 && latency.p99_ms <= GOAL.p99;
     return {
       open: params.open,
       ...latency,
@@ -69,11 +75,11 @@ export function resume(mode: ResumeMode) {
       ack_p99_ms: ack.p99_ms,
       completed: result.completed,
       store: embedded ? mode : 'redis',
-      floor: cross ? 'redis' : 'hono',
+      floor: 'hono',
       floor_p50_ms: floorP50,
       floor_p99_ms: floorP99,
       ratio_p50: ratio,
-      ratio_p99: latency.p99_ms / floorP99,
+      ratio_p99: ratioP99,
       ...faults,
       ok: faults.faults === 0 && result.measured === params.samples,
       goal: goalMet ? 'met' : 'missed',

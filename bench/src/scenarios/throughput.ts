@@ -2,7 +2,15 @@ import { mergeHists, summarize } from '../core/hist.js';
 import type { Fields } from '../core/summary.js';
 import { cpuSeconds, cpuTimes } from '../env/limits.js';
 import { BENCH_SECRET } from '../env/nodes.js';
-import { commandCounts, monitorCounts, perUnit } from '../env/redis-stats.js';
+import { SlowlogWindow, usecPerUnit } from '../env/redis-slowlog.js';
+import {
+  type CommandStats,
+  commandStats,
+  monitorCounts,
+  perUnit,
+  SCRIPT_COMMANDS,
+  total,
+} from '../env/redis-stats.js';
 import { allNext, startWorker } from '../env/workers.js';
 import type { ThroughputParams, ThroughputResult } from '../load/throughput.js';
 import { sleep } from '../load/util.js';
@@ -10,12 +18,12 @@ import { faultFields, param, type ScenarioContext, sumFaults } from './context.j
 import { nodesOnRedis } from './nodes-on-redis.js';
 
 const GOAL_PER_S = 1500;
-const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /**
  * Full cycles per second with 2 nodes and the clients in separate load-generator processes; the
  * call goes to one node, the device answers on the other. `--set cpuprof=1` writes V8 CPU profiles
- * of both nodes over the measured window (through the inspector; see docs/BENCHMARKS.md).
+ * of both nodes over the measured window (through the inspector; see docs/BENCHMARKS.md);
+ * `--set slowlog=1` adds `redis_top_usec`, Redis's time per cycle by command and by script.
  */
 export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   const workers = param(ctx, 'workers', { quick: 2, full: 2 });
@@ -45,7 +53,8 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
   await sleep(warmupMs);
   const pids = [...nodes.map((n) => n.pid), ...load.map((w) => w.pid)];
   await profiled.start();
-  const redisBefore = await commandCounts(redis.url);
+  const slowlog = ctx.overrides.slowlog ? await SlowlogWindow.open(redis.url) : undefined;
+  const redisBefore = await commandStats(redis.url);
   const cpuBefore = pids.map(cpuSeconds);
   const sysBefore = nodes.map((n) => cpuTimes(n.pid).system);
   // 2 s in the middle of the window also under MONITOR: commands sent by the nodes vs run by Redis.
@@ -65,7 +74,8 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
     }
   });
   const nodeSys = nodes.reduce((a, n, i) => a + cpuTimes(n.pid).system - (sysBefore[i] as number), 0);
-  const redisAfter = await commandCounts(redis.url);
+  const redisAfter = await commandStats(redis.url);
+  const topUsec = slowlog ? await slowlog.close() : undefined;
   const monitored = await monitoring;
   const profileDir = await profiled.stop();
   const results = await Promise.all(load.map((w) => w.result));
@@ -88,12 +98,32 @@ export async function throughput(ctx: ScenarioContext): Promise<Fields> {
     ...(loadGone > 0 ? { load_cpu_partial: true } : {}),
     node_cpu_util: nodeCpu / (durationMs / 1000),
     node_cpu_sys_share: nodeSys / Math.max(0.01, nodeCpu),
-    redis_cmds_per_cycle: (sum(redisAfter) - sum(redisBefore)) / Math.max(1, completed),
-    redis_cmds: perUnit(redisBefore, redisAfter, completed),
+    redis_cmds_per_cycle: (total(redisAfter.calls) - total(redisBefore.calls)) / Math.max(1, completed),
+    redis_cmds: perUnit(redisBefore.calls, redisAfter.calls, completed),
+    ...redisUsecFields(redisBefore, redisAfter, completed),
+    ...(topUsec ? { redis_top_usec: usecPerUnit(topUsec, completed) } : {}),
     redis_sent_per_cycle: monitored.sent / Math.max(1, monitored.resolutions),
     redis_sent: perUnit({}, monitored.sentByName, monitored.resolutions),
     ...faults,
     ok: faults.faults === 0 && completed > 0,
     goal: perSecond >= GOAL_PER_S && faults.faults === 0 ? 'met' : 'missed',
+  };
+}
+
+/**
+ * Redis's own CPU time per cycle from `INFO commandstats`: `redis_usec_per_cycle` sums `usec` over
+ * every command (a script's inner calls counted under the script and again under their names),
+ * `redis_script_usec_per_cycle` is the scripts' share, `redis_usec` the breakdown by command, and
+ * `redis_cpu_usec_per_cycle` the Redis process's CPU time (`INFO cpu`: parsing, replies, I/O too).
+ */
+function redisUsecFields(before: CommandStats, after: CommandStats, cycles: number): Fields {
+  const per = Math.max(1, cycles);
+  const delta = (name: string) => (after.usec[name] ?? 0) - (before.usec[name] ?? 0);
+  const scripts = [...SCRIPT_COMMANDS].reduce((a, name) => a + delta(name), 0);
+  return {
+    redis_usec_per_cycle: (total(after.usec) - total(before.usec)) / per,
+    redis_script_usec_per_cycle: scripts / per,
+    redis_cpu_usec_per_cycle: (after.cpuUsec - before.cpuUsec) / per,
+    redis_usec: perUnit(before.usec, after.usec, per),
   };
 }
