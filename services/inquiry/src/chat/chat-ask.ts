@@ -102,15 +102,17 @@ export class OpenElicitation {
    * The hold ended with `latest` (before its result is written): a URL elicitation hears that the
    * inquiry is over; any elicitation the chat did not itself end is withdrawn.
    */
-  readonly settled = (latest: Inquiry): Inquiry => {
-    if (this.mode === 'url' && latest.status !== 'pending') {
+  readonly settled = (latest: Inquiry | null): Inquiry | null => {
+    if (this.mode === 'url' && latest?.status !== 'pending') {
       this.send({ method: 'notifications/elicitation/complete', params: { elicitationId: this.id } });
     }
-    if (latest.resolvedBy?.deviceId !== this.deviceId) {
+    if (latest?.resolvedBy?.deviceId !== this.deviceId) {
       const reason =
-        latest.status === 'pending'
-          ? 'the call stopped waiting; the question stays open on the other devices'
-          : `the question ended (${latest.status}) elsewhere`;
+        latest === null
+          ? 'the question no longer exists'
+          : latest.status === 'pending'
+            ? 'the call stopped waiting; the question stays open on the other devices'
+            : `the question ended (${latest.status}) elsewhere`;
       this.send({ method: 'notifications/cancelled', params: { requestId: this.id, reason } });
     }
     return latest;

@@ -115,7 +115,7 @@ function holdTask(
   // The service timer ends the inquiry at serviceAt (answerBy); the rest is the safety net.
   const { serviceAt, clientAt } = inquiry.deadlines;
   const deadline = serviceAt + Math.max(60_000, clientAt - serviceAt);
-  const waited = waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: false, heartbeat });
+  const waited = waitForEnd(ctx, inquiry.inquiryId, extra, deadline, { cancelsInquiry: false, heartbeat });
   // A held tasks/result asks in the chat like a held call (chat/chat-ask.ts).
   const asked = ctx.chat && askInChat(ctx.chat, ctx.claims.sub, inquiry, extra);
   return (asked ? waited.then(asked.settled, asked.failed) : waited).then(
@@ -129,10 +129,11 @@ function holdTask(
 async function endHeldTask(
   ctx: CallContext,
   task: SlimTask,
-  ended: Inquiry,
+  ended: Inquiry | null,
   extra: CallExtra,
 ): Promise<CallToolResult> {
-  if (ended.status === 'pending') {
+  // Still pending, or gone while held (past its retention): the next `tasks/result` tells which.
+  if (ended === null || ended.status === 'pending') {
     throw toMcpError(
       new HitlError('unavailable', `task ${task.taskId} is still working; ask for its result again`, 1000),
     );

@@ -149,10 +149,16 @@ function hold(
   heartbeat: Heartbeat | undefined,
   remembered = false,
 ): Promise<CallToolResult> {
-  const waited = waitForEnd(ctx, inquiry, extra, deadline, { cancelsInquiry: true, heartbeat, remembered });
+  if (inquiry.status !== 'pending') {
+    heartbeat?.stop();
+    return Promise.resolve(withCard(ctx, inquiry));
+  }
+  const { inquiryId } = inquiry;
+  const waited = waitForEnd(ctx, inquiryId, extra, deadline, { cancelsInquiry: true, heartbeat, remembered });
   // In a session whose client takes elicitation, the chat is one more device (chat/chat-ask.ts);
   // a sessionless call has no `chat` and takes none of this.
   const asked = ctx.chat && askInChat(ctx.chat, ctx.claims.sub, inquiry, extra);
+  // The inquiry gone while held (removed past its retention) answers as `get_inquiry` would then.
   return (asked ? waited.then(asked.settled, asked.failed) : waited).then((latest) => withCard(ctx, latest));
 }
 

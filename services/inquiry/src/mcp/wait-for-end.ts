@@ -14,14 +14,17 @@ export function callReferenceTtl(ctx: CallContext, deadline: number): number {
 }
 
 /**
- * Suspends a call until the inquiry ends, the caller goes away, the node drains, or `deadline`,
- * and returns the inquiry as it is then. With `cancelsInquiry` a `notifications/cancelled` for this
- * call (on any node) cancels the inquiry; a task's `tasks/result` wait does not (only `tasks/cancel`
- * does). Either way a draining node releases the call. A `heartbeat` is stopped as it returns.
+ * Suspends a call on a pending inquiry until it ends, the caller goes away, the node drains, or
+ * `deadline`, and returns the inquiry as the store has it then (null when it no longer exists). With
+ * `cancelsInquiry` a `notifications/cancelled` for this call (on any node) cancels the inquiry; a
+ * task's `tasks/result` wait does not (only `tasks/cancel` does). Either way a draining node releases
+ * the call. A `heartbeat` is stopped as it returns. It takes the id, not the inquiry: a held wait keeps
+ * nothing of the inquiry but its id (a `get_inquiry` or `tasks/result` wait reads a copy of its own,
+ * which would otherwise stay for the whole wait beside the one the node's timer keeps).
  */
 export async function waitForEnd(
   ctx: CallContext,
-  inquiry: Inquiry,
+  inquiryId: string,
   extra: CallExtra,
   deadline: number,
   {
@@ -29,12 +32,7 @@ export async function waitForEnd(
     heartbeat,
     remembered = false,
   }: { cancelsInquiry: boolean; heartbeat?: Heartbeat | undefined; remembered?: boolean },
-): Promise<Inquiry> {
-  const { inquiryId } = inquiry;
-  if (inquiry.status !== 'pending') {
-    heartbeat?.stop();
-    return inquiry;
-  }
+): Promise<Inquiry | null> {
   const key = HeldCalls.key(ctx.tokenKey, extra.requestId);
   // A direct call brings its own abort; a call through the SDK gets a controller that follows the
   // SDK's signal.
@@ -50,7 +48,7 @@ export async function waitForEnd(
     }
     for (;;) {
       try {
-        return (await ctx.service.wait(inquiryId, signal, deadline)) ?? inquiry;
+        return await ctx.service.wait(inquiryId, signal, deadline);
       } catch (error) {
         // A store outage (Redis restarting) pauses the wait instead of failing the call.
         if (!isStoreOutage(error) || signal.aborted || ctx.clock.now() >= deadline) throw error;
